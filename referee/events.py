@@ -1,0 +1,95 @@
+"""The event format: which types exist and which fields each carries (docs/events.md).
+
+Only the envelope is checked here (types and fields); whether an event is allowed is the rules'
+business. Rule sets add their own types with `register`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import MalformedEvent
+
+PLAYER = "player"      # a seat index or a player's name
+CARDS = "cards"        # a non-empty list of card ids
+CARD = "card"          # one card id
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: Any              # str, int, bool, dict, list, PLAYER, CARDS, CARD
+    required: bool = True
+    help: str = ""
+
+
+EVENT_TYPES: dict[str, dict[str, Field]] = {}
+EVENT_HELP: dict[str, str] = {}
+
+
+def register(type_name: str, help: str, **fields: Field) -> None:
+    """Declare an event type; a rule set that needs a decision adds its own this way."""
+    EVENT_TYPES[type_name] = fields
+    EVENT_HELP[type_name] = help
+
+
+register("setup", "starts a game: hands are dealt (the referee tracks counts, not faces)",
+         rules=Field(str, help="rule set id"),
+         players=Field(list, help="names in clockwise seating order"),
+         dealer=Field(int, False, "seat index of the dealer (default 0)"),
+         options=Field(dict, False, "rule options (see `tableref rules`)"),
+         seed=Field(int, False, "seed of the physical shuffle, recorded for reproducibility"),
+         date=Field(str, False, "the day the game is played, YYYY-MM-DD (DINO 2 feast days)"))
+register("flip", "the first card turned up from the draw pile", card=Field(CARD))
+register("play", "cards put on the discard pile by that player",
+         player=Field(PLAYER), cards=Field(CARDS),
+         color=Field(str, False, "the colour named with a wild, instead of a choose_color event"),
+         announced=Field(bool, False, "an out-of-turn play was announced ('jump in')"))
+register("draw", "cards taken from the draw pile", player=Field(PLAYER), count=Field(int))
+register("choose_color", "the colour named after a wild", player=Field(PLAYER), color=Field(str))
+register("pass", "ends that player's turn without a play where the rules allow", player=Field(PLAYER))
+register("call", "ONO!/UNO called; caller == target announces one's own last card",
+         caller=Field(PLAYER), target=Field(PLAYER),
+         switch=Field(bool, False, "ONO!: the caller takes the caught player's hand (default true)"))
+register("challenge", "the +4 victim challenges", player=Field(PLAYER))
+register("reveal", "a hand shown (challenge, end-of-round scoring, special-hand win)",
+         player=Field(PLAYER), cards=Field(list))
+register("undo", "takes back the last accepted event")
+
+
+def _check_field(type_name: str, name: str, spec: Field, value: Any) -> None:
+    where = f"{type_name}.{name}"
+    kind = spec.kind
+    if kind == PLAYER:
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise MalformedEvent(f"{where} must be a seat index or a player's name")
+    elif kind in (CARDS, list):
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise MalformedEvent(f"{where} must be a list of card ids")
+        if kind == CARDS and not value:
+            raise MalformedEvent(f"{where} must name at least one card")
+    elif kind == CARD:
+        if not isinstance(value, str):
+            raise MalformedEvent(f"{where} must be a card id")
+    elif kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise MalformedEvent(f"{where} must be a whole number")
+    elif not isinstance(value, kind):
+        raise MalformedEvent(f"{where} must be a {kind.__name__}")
+
+
+def validate(event: Any) -> dict:
+    """Checks the envelope of an event; returns it unchanged or raises MalformedEvent."""
+    if not isinstance(event, dict):
+        raise MalformedEvent("an event must be a JSON object")
+    type_name = event.get("type")
+    if not isinstance(type_name, str):
+        raise MalformedEvent("an event needs a string field 'type'")
+    fields = EVENT_TYPES.get(type_name)
+    if fields is None:
+        raise MalformedEvent(f"unknown event type {type_name!r}; known: {', '.join(sorted(EVENT_TYPES))}")
+    for name, spec in fields.items():
+        if name in event and event[name] is not None:
+            _check_field(type_name, name, spec, event[name])
+        elif spec.required:
+            raise MalformedEvent(f"{type_name} needs the field {name!r}")
+    return event

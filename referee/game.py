@@ -1,0 +1,121 @@
+"""Game: the referee of one table, fed one event at a time (the python-chess Board of tableref).
+
+The state is a pure function of the accepted events: every event is applied to a copy of the
+state, so a rejected event changes nothing, and the previous states are kept so that `undo`
+returns exactly to the state before the last accepted event (the same state that replaying the
+log without that event gives).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Illegal
+from .events import validate
+from .rules import get_rules
+from .rules.base import Rules
+from .state import TableState
+
+
+@dataclass
+class Verdict:
+    index: int            # position of the event among those submitted to this Game
+    type: str
+    accepted: bool
+    reason: str           # what happened, or why not, in words for the table
+    effects: list = field(default_factory=list)   # physical transfers (draws, plays, swaps ...)
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "type": self.type, "accepted": self.accepted, "reason": self.reason}
+
+
+EMPTY_STATE = {
+    "rules": None, "options": {}, "players": [], "dealer": None, "current_player": None,
+    "direction": "clockwise", "top_card": None, "active_color": None, "pending_draw": 0,
+    "phase": "setup", "winner": None, "cup": None, "draw_pile": 0, "discard_pile": 0,
+    "recent_discards": [], "round": 0,
+}
+
+
+class Game:
+    def __init__(self) -> None:
+        self.state: TableState | None = None
+        self.rules: Rules | None = None
+        self.log: list[dict] = []            # accepted events still in force (undos applied)
+        self._history: list[tuple[TableState | None, Rules | None, str]] = []
+        self.submitted = 0
+        self.last_verdict: Verdict | None = None
+
+    # -- feeding events -------------------------------------------------------------------------
+    def submit(self, event: dict) -> Verdict:
+        """Applies one event. Raises MalformedEvent if it is not an event; otherwise returns the
+        verdict, and the state changes only when it is accepted."""
+        validate(event)
+        verdict = self._judge(event, commit=True)
+        self.submitted += 1
+        self.last_verdict = verdict
+        return verdict
+
+    def check(self, event: dict) -> Verdict:
+        """The verdict that `submit` would give, without changing anything."""
+        validate(event)
+        return self._judge(event, commit=False)
+
+    def _judge(self, event: dict, commit: bool) -> Verdict:
+        kind = event["type"]
+        try:
+            if kind == "undo":
+                return self._undo(commit)
+            state, rules = self._next_state(event)
+        except Illegal as why:
+            return Verdict(self.submitted, kind, False, str(why))
+        if commit:
+            self._history.append((self.state, self.rules, state.summary))
+            self.log.append(event)
+            self.state, self.rules = state, rules
+        return Verdict(self.submitted, kind, True, state.summary, state.effects)
+
+    def _next_state(self, event: dict) -> tuple[TableState, Rules]:
+        if event["type"] == "setup":
+            if self.state is not None and self.state.phase != "over":
+                raise Illegal("a game is already under way at this table; finish it or undo its setup")
+            rules = get_rules(event["rules"])
+            return rules.start(event), rules
+        if self.state is None:
+            raise Illegal("no game yet: the first event is a setup")
+        state = self.state.copy()
+        self.rules.handle(state, event)
+        return state, self.rules
+
+    def _undo(self, commit: bool) -> Verdict:
+        if not self._history:
+            raise Illegal("nothing to undo")
+        summary = self._history[-1][2]
+        if commit:
+            self.state, self.rules, _ = self._history.pop()
+            self.log.pop()
+        return Verdict(self.submitted, "undo", True, f"undone: {summary}")
+
+    # -- reading ----------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state.phase if self.state is not None else "setup"
+
+    def to_dict(self) -> dict:
+        """The state object of the design page (what every view reads)."""
+        if self.state is None:
+            d = dict(EMPTY_STATE)
+        else:
+            d = self.state.to_dict()
+            d.update(self.rules.extra_state(self.state))
+            d["waiting_for"] = self.rules.phases.get(self.state.phase, self.state.phase)
+        d["event_count"] = len(self.log)
+        d["last_verdict"] = self.last_verdict.to_dict() if self.last_verdict else None
+        return d
+
+    @classmethod
+    def replay(cls, events) -> "Game":
+        """A Game rebuilt from a log of events (undos included), as the store replays it."""
+        game = cls()
+        for event in events:
+            game.submit(event)
+        return game

@@ -1,0 +1,80 @@
+"""The event store: an append-only log of accepted events per table.
+
+`EventStore` is the interface the app uses; `SQLiteEventStore` keeps it in one SQLite file in
+WAL mode with synchronous=FULL, so an append has reached the disk when `append` returns, and
+only then is the event acknowledged. A server database can take its place behind the same four
+methods when one machine is not enough.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+
+class StoreError(RuntimeError):
+    """The store cannot be read or written (full or read-only disk, a corrupt file)."""
+
+
+class EventStore(ABC):
+    @abstractmethod
+    def append(self, table: str, event: dict) -> int:
+        """Stores one accepted event durably; returns its sequence number in the table (1, 2, ...)."""
+
+    @abstractmethod
+    def events(self, table: str) -> list[dict]:
+        """Every stored event of a table, in order."""
+
+    @abstractmethod
+    def tables(self) -> list[str]:
+        """Ids of the tables that have events."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+class SQLiteEventStore(EventStore):
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+                             "body TEXT NOT NULL, PRIMARY KEY (table_id, seq))")
+            self._db.execute("PRAGMA quick_check").fetchone()
+        except (sqlite3.DatabaseError, OSError) as e:
+            raise StoreError(f"cannot open the event store {self.path}: {e}") from e
+
+    def append(self, table: str, event: dict) -> int:
+        body = json.dumps(event, separators=(",", ":"), sort_keys=True)
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                (seq,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?",
+                                          (table,)).fetchone()
+                self._db.execute("INSERT INTO events VALUES (?, ?, ?)", (table, seq, body))
+                self._db.execute("COMMIT")
+            except (sqlite3.DatabaseError, OSError) as e:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StoreError(f"the event was not stored: {e}") from e
+        return seq
+
+    def events(self, table: str) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM events WHERE table_id = ? ORDER BY seq", (table,)).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def tables(self) -> list[str]:
+        with self._lock:
+            return [t for (t,) in self._db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

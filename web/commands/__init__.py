@@ -1,0 +1,1 @@
+"""Subcommands of `tableref`, one module per area; each defines register(subparsers)."""
