@@ -1,0 +1,144 @@
+"""Stage 1: find each card in a frame as a quadrilateral, without training.
+
+Every print of the UNO family (and our own printed decks) has a white border around a coloured,
+or black, face. So a card is a bright, unsaturated ring enclosing a region, and its outline is a
+rectangle of aspect about 87/56 seen in perspective. We threshold "whiteness" adaptively, take
+outer contours, fill them, and keep the ones whose shape is a convex quadrilateral of card
+proportions. Where a card lies on others (a discard pile) the union is not a quadrilateral; we
+then peel: erode the blob until a card-shaped part separates, or fall back to the region that
+changed (see vision/pipeline.py, which knows what the pile looked like before).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CARD_ASPECT = 87.0 / 56.0  # long side / short side of a standard card
+
+
+@dataclass
+class Quad:
+    pts: np.ndarray        # 4x2 float32, clockwise from the top-left-most corner, in frame pixels
+    score: float           # how card-like the shape is, 0..1
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.pts.astype(np.float32)))
+
+    def polygon(self) -> list[list[float]]:
+        return [[round(float(x), 1), round(float(y), 1)] for x, y in self.pts]
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Clockwise order starting with the corner nearest the top-left, so a quad has one spelling."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.ndarray:
+    """Bright, unsaturated pixels: card borders. The brightness threshold follows the frame, so a
+    dim room still separates white from a dark table, and a white table does not swallow all."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    s, v = hsv[..., 1], hsv[..., 2]
+    hi = float(np.percentile(v, 99.5))
+    thr = max(min_v, 0.72 * hi)
+    mask = ((v >= thr) & (s <= max_s)).astype(np.uint8) * 255
+    return mask
+
+
+def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """A card-shaped quadrilateral for a filled contour, with a score, or None."""
+    area = cv2.contourArea(cnt)
+    if area < 50:
+        return None
+    hull = cv2.convexHull(cnt)
+    hull_area = cv2.contourArea(hull)
+    solidity = area / max(hull_area, 1.0)
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            break
+    if quad is None:  # rounded corners or blur: the minimum-area rectangle is a good card outline
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    quad = order_corners(quad)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if min(a, b) < 8:
+        return None
+    aspect = max(a, b) / min(a, b)
+    fill = area / max(cv2.contourArea(quad), 1.0)
+    # card aspect 1.55; perspective at up to ~45 degrees tilt stretches it by 1/cos
+    aspect_ok = np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.25)
+    score = float(aspect_ok * min(1.0, fill) ** 2 * min(1.0, solidity) ** 2)
+    return quad, score
+
+
+def find_cards(bgr: np.ndarray, min_area_frac: float = 0.004, max_area_frac: float = 0.5,
+               min_score: float = 0.45) -> list[Quad]:
+    """All card-shaped white-bordered regions, best first."""
+    h, w = bgr.shape[:2]
+    mask = whiteness_mask(bgr)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[Quad] = []
+    lo, hi = min_area_frac * h * w, max_area_frac * h * w
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if not lo <= area <= hi:
+            continue
+        got = _quad_from_contour(cnt)
+        if got is not None and got[1] >= min_score:
+            out.append(Quad(got[0], got[1]))
+            continue
+        out.extend(_peel(cnt, mask.shape, lo, min_score))
+    out.sort(key=lambda q: -q.score)
+    return _dedupe(out)
+
+
+def _peel(cnt: np.ndarray, shape, lo: float, min_score: float) -> list[Quad]:
+    """Split a blob of overlapping cards: erode its filled shape step by step until card-shaped
+    parts come apart, then grow each back by the same amount."""
+    blob = np.zeros(shape, np.uint8)
+    cv2.drawContours(blob, [cnt], -1, 255, -1)
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    found: list[Quad] = []
+    for k in (3, 5, 7, 9, 11):
+        er = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+        parts, _ = cv2.findContours(er, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for p in parts:
+            if cv2.contourArea(p) < lo * 0.5:
+                continue
+            got = _quad_from_contour(p)
+            if got is None or got[1] < min_score:
+                continue
+            q = got[0]
+            c = q.mean(axis=0)
+            d = q - c
+            n = np.linalg.norm(d, axis=1, keepdims=True)
+            found.append(Quad(order_corners(q + d / np.maximum(n, 1) * k * 1.2), got[1] * 0.9))
+        if found:
+            break
+    return found
+
+
+def _dedupe(quads: list[Quad], iou_thr: float = 0.5) -> list[Quad]:
+    keep: list[Quad] = []
+    for q in quads:
+        if all(quad_iou(q.pts, k.pts) < iou_thr for k in keep):
+            keep.append(q)
+    return keep
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    ua = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / ua) if ua > 0 else 0.0
