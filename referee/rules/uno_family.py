@@ -31,7 +31,7 @@ class UnoFamily(Rules):
     def on_start(self, st: TableState, event: dict) -> None:
         st.phase = "flip"
         st.vars.update(ono_open=None, announced=None, chooser=None, skip_after_draw=False)
-        if st.options.get("points_target"):
+        if st.options.get("points_target") and st.scores is None:
             st.scores = [0] * st.n
 
     def on_flip(self, st: TableState, event: dict) -> None:
@@ -356,7 +356,6 @@ class UnoFamily(Rules):
         st.pending_draw = 0
         st.vars = {k: v for k, v in st.vars.items() if k not in ("round_winner", "round_points", "unrevealed")}
         self.on_start(st, {})
-        st.scores = st.scores  # kept across rounds
         st.effects.append(("deal", hand))
         st.summary += f"; round {st.round}: {st.names[st.dealer]} deals"
 

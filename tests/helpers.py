@@ -1,0 +1,59 @@
+"""Small helpers for writing referee tests as event scripts."""
+from __future__ import annotations
+
+from referee import Game
+
+
+def setup(rules="ono", players=("Ana", "Ben", "Cy"), dealer=0, **options) -> dict:
+    return {"type": "setup", "rules": rules, "players": list(players), "dealer": dealer, "options": options}
+
+
+def play(player, *cards, **extra) -> dict:
+    return {"type": "play", "player": player, "cards": list(cards), **extra}
+
+
+def draw(player, count=1) -> dict:
+    return {"type": "draw", "player": player, "count": count}
+
+
+def color(player, c) -> dict:
+    return {"type": "choose_color", "player": player, "color": c}
+
+
+def pass_(player) -> dict:
+    return {"type": "pass", "player": player}
+
+
+def call(caller, target, **extra) -> dict:
+    return {"type": "call", "caller": caller, "target": target, **extra}
+
+
+def game_of(*events) -> Game:
+    """A game fed `events`, every one of which must be accepted."""
+    game = Game()
+    for i, event in enumerate(events):
+        verdict = game.submit(event)
+        assert verdict.accepted, f"event {i} {event} rejected: {verdict.reason}"
+    return game
+
+
+def without_verdict(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k != "last_verdict"}
+
+
+def rejected(game: Game, event: dict) -> str:
+    """Submits an event that must be rejected and must change nothing; returns the reason."""
+    before = without_verdict(game.to_dict())
+    verdict = game.submit(event)
+    assert not verdict.accepted, f"{event} was accepted: {verdict.reason}"
+    assert without_verdict(game.to_dict()) == before, f"rejected {event} changed the state"
+    return verdict.reason
+
+
+def counts(game: Game) -> list[int]:
+    return [p["hand_count"] for p in game.to_dict()["players"]]
+
+
+def turn(game: Game) -> str:
+    state = game.to_dict()
+    return state["players"][state["current_player"]]["name"]
