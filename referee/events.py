@@ -54,6 +54,9 @@ register("challenge", "the +4 victim challenges", player=Field(PLAYER))
 register("reveal", "a hand shown (challenge, end-of-round scoring, special-hand win)",
          player=Field(PLAYER), cards=Field(list))
 register("undo", "takes back the last accepted event")
+register("crosses_short", "Snake Cup: how a player short of coins gives for CROSSES (option crosses_short=ask)",
+         player=Field(PLAYER),
+         way=Field(str, help="'clockwise': one coin each from the left until they run out; 'cup': the rest into the cup"))
 
 
 def _check_field(type_name: str, name: str, spec: Field, value: Any) -> None:

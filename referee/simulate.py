@@ -57,6 +57,13 @@ class PhysicalTable:
         self.rng.shuffle(rest)
         self.draw = rest + self.draw
 
+    def do_reshuffle_all(self, moved: int) -> None:
+        """The whole discard pile, top included, becomes the new draw pile (Snake Cup)."""
+        assert len(self.draw) == 0 and len(self.discard) == moved, \
+            f"reshuffled {moved} cards but the piles hold {len(self.draw)} to draw and {len(self.discard)} turned"
+        self.draw, self.discard = self.discard, []
+        self.rng.shuffle(self.draw)
+
     def do_draw(self, seat: int, count: int) -> None:
         assert len(self.draw) >= count, f"{count} cards drawn from a pile of {len(self.draw)}"
         for _ in range(count):
