@@ -1,0 +1,236 @@
+"""The UNO family's faces and backs (decks `uno` and `ono`): one drawing with every print
+difference a Style field, so that random styles cover oval, round and plain centres, italic and
+heavy numerals, thin and thick outlines and several drawings of each action symbol."""
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from .draw import (arrow_polygon, ellipse_points, paste_center, rotate_points, rounded_mask, rounded_rect,
+                   text_image)
+from .style import Style
+
+BLACK = (0, 0, 0, 255)
+WHITE = (255, 255, 255, 255)
+WILD_ORDER = ("red", "blue", "yellow", "green")   # clockwise from the top-left quarter
+
+
+def _rgba(rgb):
+    return tuple(rgb[:3]) + (255,)
+
+
+# --- symbols ---------------------------------------------------------------------------------
+# Each returns an RGBA image about `h` pixels tall, drawn in `fill` with a black outline.
+
+def _skip(h, fill, style: Style, outline_w):
+    img = Image.new("RGBA", (int(h * 1.1), int(h * 1.1)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c, r = img.width / 2, h * 0.46
+    ring = h * (0.13, 0.17, 0.10)[style.symbol_variant]
+    for extra, colour in ((outline_w, BLACK), (0, fill)):
+        d.ellipse([c - r - extra, c - r - extra, c + r + extra, c + r + extra], fill=colour)
+        inner = r - ring + extra
+        if inner > 0:
+            d.ellipse([c - inner, c - inner, c + inner, c + inner], fill=(0, 0, 0, 0))
+    # the bar: "\" in variants 0 and 2, "/" in variant 1
+    sign = -1 if style.symbol_variant == 1 else 1
+    dx = r * 0.72
+    for extra, colour in ((outline_w, BLACK), (0, fill)):
+        d.line([(c - dx, c - sign * dx), (c + dx, c + sign * dx)], fill=colour, width=int(ring + 2 * extra))
+    return img
+
+
+def _reverse(h, fill, style: Style, outline_w):
+    w = int(h * 1.1)
+    img = Image.new("RGBA", (w, w), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = w / 2
+    shaft, head_w, head_len = h * 0.16, h * 0.38, h * 0.26
+    if style.symbol_variant == 1:       # two horizontal arrows, one above the other (⇄)
+        arrows = [arrow_polygon(c - h * 0.45, c - h * 0.2, c + h * 0.45, c - h * 0.2, shaft, head_w, head_len),
+                  arrow_polygon(c + h * 0.45, c + h * 0.2, c - h * 0.45, c + h * 0.2, shaft, head_w, head_len)]
+    elif style.symbol_variant == 2:     # two curved arrows chasing round a circle
+        arrows = []
+        r = h * 0.34
+        for start in (200, 20):
+            pts = []
+            for i in range(25):
+                a = math.radians(start + i * 5.5)
+                pts.append((c + r * math.cos(a), c + r * math.sin(a)))
+            arrows.append(("arc", pts))
+    else:                               # the classic: two diagonal arrows, offset, pointing apart
+        off = h * 0.13
+        arrows = [arrow_polygon(c - h * 0.32 - off, c + h * 0.32 - off, c + h * 0.36 - off, c - h * 0.36 - off,
+                                shaft, head_w, head_len),
+                  arrow_polygon(c + h * 0.32 + off, c - h * 0.32 + off, c - h * 0.36 + off, c + h * 0.36 + off,
+                                shaft, head_w, head_len)]
+    for extra, colour in ((outline_w, BLACK), (0, fill)):
+        for arrow in arrows:
+            if arrow[0] == "arc":
+                pts = arrow[1]
+                d.line(pts[:-3], fill=colour, width=int(shaft + 2 * extra), joint="curve")
+                (x0, y0), (x1, y1) = pts[-5], pts[-1]
+                tip = arrow_polygon(x0, y0, x1 + (x1 - x0) * 0.6, y1 + (y1 - y0) * 0.6, 1, head_w + 2 * extra,
+                                    head_len + 2 * extra)
+                d.polygon(tip, fill=colour)
+            else:
+                if extra:
+                    d.line(arrow + [arrow[0]], fill=colour, width=int(2 * extra), joint="curve")
+                d.polygon(arrow, fill=colour)
+    return img
+
+
+def _mini_cards(h, fills, outline_w, fan=False, paper=WHITE):
+    """Small overlapping cards (draw two, wild draw four)."""
+    n = len(fills)
+    w = int(h * 1.3)
+    img = Image.new("RGBA", (w, int(h * 1.1)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    cw, ch = h * 0.42, h * 0.62
+    for i, fill in enumerate(fills):
+        if fan:
+            cx = w / 2 + (i - (n - 1) / 2) * cw * 0.55
+            cy = img.height / 2 + abs(i - (n - 1) / 2) * h * 0.06
+            ang = (i - (n - 1) / 2) * 14
+        else:
+            cx = w / 2 + (i - (n - 1) / 2) * cw * 0.5
+            cy = img.height / 2 + (i - (n - 1) / 2) * -ch * 0.3
+            ang = 0
+        box = [(cx - cw / 2, cy - ch / 2), (cx + cw / 2, cy - ch / 2), (cx + cw / 2, cy + ch / 2),
+               (cx - cw / 2, cy + ch / 2)]
+        box = rotate_points(box, cx, cy, ang)
+        d.line(box + [box[0]], fill=BLACK, width=int(2 * outline_w + 2), joint="curve")
+        d.polygon(box, fill=fill)
+    return img
+
+
+def _four_colour(h, style: Style, shape="oval", angle=0.0):
+    """The wild's four-colour centre: an oval or circle cut in quarters."""
+    w = int(h * (0.75 if shape == "oval" else 1.0))
+    img = Image.new("RGBA", (int(h * 1.2), int(h * 1.2)), (0, 0, 0, 0))
+    c = img.width / 2
+    mask = Image.new("L", img.size, 0)
+    a, b = (w / 2, h / 2)
+    ImageDraw.Draw(mask).polygon(ellipse_points(c, c, a, b, angle), fill=255)
+    quarters = Image.new("RGBA", img.size)
+    dq = ImageDraw.Draw(quarters)
+    cols = [_rgba(style.colors[k]) for k in WILD_ORDER]
+    m = img.width
+    boxes = [(0, 0, c, c), (c, 0, m, c), (c, c, m, m), (0, c, c, m)]
+    for box, col in zip(boxes, (cols[0], cols[2], cols[3], cols[1])):
+        dq.rectangle(box, fill=col)
+    quarters = quarters.rotate(-angle, resample=Image.BICUBIC, center=(c, c))
+    img.paste(quarters, (0, 0), mask)
+    return img
+
+
+def symbol_image(symbol: str, h: float, fill, style: Style, outline_w: float, corner=False):
+    if symbol.isdigit():
+        return text_image(symbol, style.font, h, fill, stroke_frac=outline_w / max(h, 1),
+                          shadow=(0.05 if style.shadow and not corner else None),
+                          underline=style.underline and symbol in "69")
+    if symbol == "skip":
+        return _skip(h, fill, style, outline_w)
+    if symbol == "reverse":
+        return _reverse(h, fill, style, outline_w)
+    if symbol == "draw2":
+        if corner or style.symbol_variant == 1:
+            return text_image("+2", style.font, h * (0.8 if corner else 0.75), fill,
+                              stroke_frac=outline_w / max(h, 1))
+        return _mini_cards(h, [fill, fill], outline_w, fan=style.symbol_variant == 2)
+    if symbol == "wild-draw4":
+        if corner or style.symbol_variant == 1:
+            return text_image("+4", style.font, h * (0.8 if corner else 0.75), fill,
+                              stroke_frac=outline_w / max(h, 1))
+        cols = [_rgba(style.colors[k]) for k in ("blue", "green", "red", "yellow")]
+        return _mini_cards(h, cols, outline_w, fan=style.symbol_variant == 2)
+    if symbol == "wild":
+        if corner:
+            return _four_colour(h, style, shape="circle")
+        return _four_colour(h, style, shape="oval" if style.symbol_variant != 1 else "circle",
+                            angle=style.shape_angle if style.symbol_variant == 0 else 0.0)
+    raise ValueError(f"no drawing for symbol {symbol!r}")
+
+
+# --- faces -------------------------------------------------------------------------------------
+
+def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None) -> Image.Image:
+    """A supersampled RGBA face of size (w, h); the caller downsamples and applies wear."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.paper))
+    b = style.border * w
+    field_rgb = style.wild_black if card.color is None else style.colors[card.color]
+    field = _rgba(field_rgb)
+    inner_r = max(2.0, style.radius * w - b * 0.5)
+    fbox = (b, b, w - 1 - b, h - 1 - b)
+    rounded_rect(d, fbox, inner_r, field)
+    cx, cy = w / 2, h / 2
+    fw, fh = fbox[2] - fbox[0], fbox[3] - fbox[1]
+
+    # the white centre shape, clipped to the coloured field
+    wild = card.color is None
+    shape = style.shape
+    if shape != "none":
+        layer = Image.new("L", (w, h), 0)
+        ld = ImageDraw.Draw(layer)
+        if shape == "oval":
+            a, bb = fw * 0.47 * style.shape_scale, fh * 0.43 * style.shape_scale
+            ld.polygon(ellipse_points(cx, cy, a, bb, style.shape_angle), fill=255)
+        else:
+            r = fw * 0.42 * style.shape_scale
+            ld.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
+        clip = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(clip).rounded_rectangle([int(v) for v in fbox], radius=int(inner_r), fill=255)
+        from PIL import ImageChops
+        layer = ImageChops.multiply(layer, clip)
+        img.paste(Image.new("RGBA", (w, h), _rgba(style.paper)), (0, 0), layer)
+
+    # the central symbol
+    outline = style.stroke
+    if shape == "none" or wild:
+        sym_fill = WHITE
+        outline = max(outline, 0.03)
+    else:
+        sym_fill = field
+    glyph_h = fh * (0.40 if shape != "circle" else 0.34) * style.glyph_scale
+    max_w = fw * (0.62 if shape == "oval" else 0.56)
+    sym = card.symbol
+    if sym in ("skip", "reverse", "draw2", "wild-draw4"):
+        glyph_h *= 1.15 if sym != "wild-draw4" else 1.25
+    if sym == "wild":
+        glyph_h = fh * 0.62
+        max_w = fw * 0.9
+    piece = symbol_image(sym, glyph_h, sym_fill, style, outline * glyph_h)
+    paste_center(img, piece, cx, cy, max_w=max_w, max_h=glyph_h * 1.35)
+
+    # corner indices: white with a black outline, top-left and (upside down) bottom-right
+    if style.corner:
+        ch = fh * 0.10 * style.corner_scale
+        corner = symbol_image(sym, ch, WHITE, style, max(1.5, ch * 0.06), corner=True)
+        ox, oy = b + fw * 0.13, b + fh * 0.09
+        paste_center(img, corner, ox, oy, max_w=fw * 0.22, max_h=ch * 1.3)
+        paste_center(img, corner.rotate(180), w - ox, h - oy, max_w=fw * 0.22, max_h=ch * 1.3)
+
+    if extra_label:     # ONO!'s food, printed small along the bottom of the field
+        label = text_image(extra_label, "LiberationSans-Bold.ttf", fh * 0.028, WHITE, stroke_frac=0.08)
+        paste_center(img, label, cx, h - b - fh * 0.035, max_w=fw * 0.5)
+    return img
+
+
+def draw_back(deck_id: str, style: Style, w: int, h: int) -> Image.Image:
+    """The family's back: black field, a tilted red oval, the game's name in yellow."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.paper))
+    b = style.border * w
+    rounded_rect(d, (b, b, w - 1 - b, h - 1 - b), max(2, style.radius * w - b * 0.5), _rgba(style.wild_black))
+    fw, fh = w - 2 * b, h - 2 * b
+    d.polygon(ellipse_points(w / 2, h / 2, fw * 0.45, fh * 0.42, style.shape_angle or 32),
+              fill=_rgba(style.colors["red"]))
+    name = "ONO!" if deck_id == "ono" else "UNO"
+    text = text_image(name, style.font, fh * 0.2, _rgba(style.colors["yellow"]), stroke_frac=0.06,
+                      shadow=0.06)
+    paste_center(img, text, w / 2, h / 2, max_w=fw * 0.8, angle=-20)
+    return img
