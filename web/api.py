@@ -1,0 +1,250 @@
+"""The JSON API (docs/api.md): reading is open, every change needs the host token.
+
+Every answer of /api/ is JSON, errors included (`{"error": "..."}` with a 4xx code), and no
+traceback ever reaches a client.
+"""
+from __future__ import annotations
+
+import hmac
+import io
+import json
+import logging
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from referee import MalformedEvent, all_rules, load_deck
+from referee.store import StoreError
+
+from .tables import Stopping, UnknownTable
+
+log = logging.getLogger("tableref.web")
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def registry():
+    return current_app.extensions["tableref"]
+
+
+def error(status: int, message: str, **headers) -> Response:
+    response = jsonify(error=message)
+    response.status_code = status
+    response.headers.update(headers)
+    return response
+
+
+def table_or_404(table_id: str):
+    try:
+        return registry().get(table_id), None
+    except UnknownTable as e:
+        return None, error(404, str(e))
+
+
+# -- the host token ---------------------------------------------------------------------------------
+def token_ok() -> bool:
+    expected = current_app.config.get("HOST_TOKEN")
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if not expected or scheme.lower() != "bearer":
+        return False
+    # Constant time, so the token cannot be guessed a character at a time from response times.
+    return hmac.compare_digest(given.strip().encode(), expected.encode())
+
+
+def unauthorized() -> Response:
+    return error(401, "this needs the host token: send it as 'Authorization: Bearer <token>'",
+                 **{"WWW-Authenticate": 'Bearer realm="tableref"'})
+
+
+def parse_json_body():
+    """The request body as JSON, or an error Response."""
+    if request.mimetype != "application/json":
+        return None, error(415, f"send the event as JSON with 'Content-Type: application/json', "
+                                f"not {request.mimetype or 'no content type'!r}")
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, error(400, "malformed JSON: the body is not UTF-8 text")
+
+    def no_constants(name):
+        raise ValueError(f"{name} is not allowed in JSON")
+    try:
+        return json.loads(text, parse_constant=no_constants), None
+    except (ValueError, RecursionError) as e:
+        return None, error(400, f"malformed JSON: {e}")
+
+
+# -- reading ----------------------------------------------------------------------------------------
+@api.get("/rules")
+def rules():
+    return jsonify(rules=[r.describe() for r in all_rules().values()])
+
+
+@api.get("/decks/<deck_id>")
+def deck(deck_id: str):
+    try:
+        d = load_deck(deck_id)
+    except KeyError as e:
+        return error(404, e.args[0])
+    cards = [{"id": c.id, "count": d.counts[c.id], "color": c.color, "symbol": c.symbol, "kind": c.kind,
+              "points": c.points, **c.attrs} for c in d.cards.values()]
+    return jsonify(deck=d.id, name=d.name, size=d.size, colors=list(d.colors), cards=cards)
+
+
+def describe_table(table) -> dict:
+    state = table.game.to_dict()
+    setup = table.setup
+    rules_id = setup.get("rules")
+    deck_id = all_rules()[rules_id].deck_id if rules_id in all_rules() else None
+    return {"id": table.id, "rules": rules_id, "deck": deck_id,
+            "players": [p["name"] for p in state["players"]], "phase": state["phase"],
+            "event_count": state["event_count"], "camera": table.camera is not None,
+            "links": {"phone": f"/t/{table.id}", "overlay": f"/t/{table.id}/overlay",
+                      "camera": f"/t/{table.id}/camera", "stream": f"/api/tables/{table.id}/stream"}}
+
+
+@api.get("/tables")
+def tables():
+    reg = registry()
+    return jsonify(tables=[describe_table(reg.get(t)) for t in reg.ids()])
+
+
+@api.get("/tables/<table_id>")
+def table_info(table_id: str):
+    table, err = table_or_404(table_id)
+    return err or jsonify(describe_table(table))
+
+
+@api.get("/tables/<table_id>/state")
+def state(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    with table.lock:
+        return jsonify(table.game.to_dict())
+
+
+@api.get("/tables/<table_id>/events")
+def events(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    with table.lock:
+        return jsonify(events=list(table.stored))
+
+
+@api.get("/auth")
+def auth():
+    """Lets the host page check its token without changing anything."""
+    return jsonify(host=True) if token_ok() else unauthorized()
+
+
+# -- the one way to change a table -------------------------------------------------------------------
+@api.post("/tables/<table_id>/events")
+def post_event(table_id: str):
+    if not token_ok():
+        return unauthorized()
+    event, err = parse_json_body()
+    if err:
+        return err
+    try:
+        result = registry().submit(table_id, event)
+    except MalformedEvent as e:
+        return error(400, f"not an event: {e}")
+    except UnknownTable as e:
+        return error(404, str(e))
+    except StoreError as e:
+        log.error("table %s: %s", table_id, e)
+        return error(503, f"the event was not stored, so nothing changed; try again ({e})")
+    except Stopping as e:
+        return error(503, f"{e}; nothing changed")
+    return jsonify(verdict=result.verdict.to_dict(), state=result.state)
+
+
+# -- live push ----------------------------------------------------------------------------------------
+@api.get("/tables/<table_id>/stream")
+def stream(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    reg = registry()
+    heartbeat = float(current_app.config["HEARTBEAT_S"])
+
+    def events():
+        # The whole state on connect, so a client that reconnects (its browser sends
+        # Last-Event-ID, our `id:` being the event count) is whole again at once.
+        version, message, event_id = reg.latest(table)
+        yield f"retry: 1000\nid: {event_id}\ndata: {message}\n\n"
+        while not reg.stopping.is_set():
+            pushed = reg.wait(table, version, heartbeat)
+            if reg.stopping.is_set():
+                return          # the server stops: the stream ends cleanly
+            if pushed is None:
+                yield ": heartbeat\n\n"
+                continue
+            version, message, event_id = pushed
+            yield f"id: {event_id}\ndata: {message}\n\n"
+
+    return Response(events(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# -- camera --------------------------------------------------------------------------------------------
+@api.get("/tables/<table_id>/camera")
+def camera_status(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    if table.camera is None:
+        return jsonify(state="none", message="this table has no camera source", source=None)
+    return jsonify(table.camera.status())
+
+
+@api.get("/tables/<table_id>/camera.mjpg")
+def camera_mjpeg(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    if table.camera is None:
+        return error(404, "this table has no camera source")
+    return Response(table.camera.frames(registry().stopping), mimetype="multipart/x-mixed-replace; boundary=frame",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# -- joining -------------------------------------------------------------------------------------------
+def join_url(table_id: str) -> str:
+    base = (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+    return f"{base}/t/{table_id}"
+
+
+@api.get("/tables/<table_id>/qr.svg")
+def qr(table_id: str):
+    """A QR code of the viewer's link (never the host's: it carries no token)."""
+    import segno
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    out = io.BytesIO()
+    segno.make(join_url(table_id), error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False)
+    return Response(out.getvalue(), mimetype="image/svg+xml")
+
+
+# -- errors as JSON -------------------------------------------------------------------------------------
+@api.app_errorhandler(HTTPException)
+def http_error(e: HTTPException):
+    if not request.path.startswith("/api/"):
+        return e
+    messages = {404: f"no such endpoint: {request.method} {request.path} (see docs/api.md)",
+                405: f"{request.method} is not allowed on {request.path}",
+                413: f"the body is too large (at most {current_app.config['MAX_CONTENT_LENGTH']} bytes)"}
+    return error(e.code or 500, messages.get(e.code, e.description or e.name))
+
+
+@api.app_errorhandler(Exception)
+def server_error(e: Exception):
+    if isinstance(e, HTTPException):
+        return http_error(e)
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    if request.path.startswith("/api/"):
+        return error(500, "the server failed on this request; nothing was changed")
+    return Response("The server failed on this request.", status=500, mimetype="text/plain")

@@ -1,0 +1,20 @@
+"""`tableref serve`: the app (camera pipeline, referee, web) on one table, `main`."""
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    p = sub.add_parser("serve", help="serve the live table to phones and an OBS overlay")
+    p.add_argument("--rules", help="rule set of a new table main (default ono; see `tableref rules`)")
+    p.add_argument("--players", help="comma-separated names in clockwise seating order (default Ana,Ben,Cy)")
+    p.add_argument("--dealer", type=int, default=0, help="seat index of the dealer of a new table (default 0)")
+    p.add_argument("--camera", metavar="SRC", help="a camera index, a video file or a stream URL")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole network)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument("--data", default="data", help="folder of the event store (default ./data)")
+    p.add_argument("--host-token", help="the host's token (default: TABLEREF_HOST_TOKEN, or a new random one)")
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args) -> int:
+    from ..server import serve
+    return serve(args)

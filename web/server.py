@@ -1,0 +1,132 @@
+"""`tableref serve`: the referee, the event store, the camera and the web app in one process,
+served by waitress with enough threads for every phone's and overlay's open stream."""
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from referee.store import SQLiteEventStore, StoreError
+
+from .app import create_app
+
+MAIN = "main"
+THREADS = 320             # one per open stream (phones, overlays, camera views) plus requests
+CONNECTIONS = 1000
+
+
+def lan_address() -> str:
+    """The address other devices on the network reach this machine at (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def public_host(bound: str) -> str:
+    if bound in ("0.0.0.0", "", "::"):
+        return lan_address()
+    return f"[{bound}]" if ":" in bound else bound
+
+
+def host_token(given: str | None) -> tuple[str, bool]:
+    """(token, made here): --host-token, else TABLEREF_HOST_TOKEN, else a new random one."""
+    token = given or os.environ.get("TABLEREF_HOST_TOKEN")
+    if token:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+def serve(args) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    token, made = host_token(args.host_token)
+    try:
+        store = SQLiteEventStore(Path(args.data) / "tableref.sqlite3")
+    except StoreError as e:
+        print(f"tableref: {e}", file=sys.stderr)
+        return 2
+
+    from waitress import create_server
+    try:
+        late = _Late()
+        server = create_server(late, host=args.host, port=args.port, threads=THREADS,
+                               connection_limit=CONNECTIONS, asyncore_use_poll=True, channel_timeout=60,
+                               ident="tableref")
+    except OSError as e:
+        print(f"tableref: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
+        return 2
+    port = server.effective_port
+    base = f"http://{public_host(args.host)}:{port}"
+    app = create_app({"STORE": store, "HOST_TOKEN": token, "PUBLIC_URL": base,
+                      "CAMERAS": {MAIN: args.camera} if args.camera else {}})
+    late.app = app
+    registry = app.extensions["tableref"]
+
+    if MAIN in registry.tables:
+        setup = registry.get(MAIN).setup
+        print(f"resuming table {MAIN}: {setup.get('rules')}, {', '.join(setup.get('players', []))}, "
+              f"{len(registry.get(MAIN).stored)} events from {store.path}")
+        if args.rules or args.players:
+            print("  (--rules and --players only apply when the table is new)")
+    else:
+        setup = {"type": "setup", "rules": args.rules or "ono",
+                 "players": [p.strip() for p in (args.players or "Ana,Ben,Cy").split(",") if p.strip()],
+                 "dealer": args.dealer, "options": {}}
+        if args.camera:
+            setup["camera"] = args.camera
+        try:
+            result = registry.submit(MAIN, setup)
+        except Exception as e:
+            print(f"tableref: cannot set up the table: {e}", file=sys.stderr)
+            return 2
+        if not result.verdict.accepted:
+            print(f"tableref: cannot set up the table: {result.verdict.reason}", file=sys.stderr)
+            return 2
+        print(f"new table {MAIN}: {result.verdict.reason}")
+
+    phone = f"{base}/t/{MAIN}"
+    print_links(phone, base, token, made)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("stopping: ending the streams", flush=True)
+        registry.shutdown()
+        server.close()
+        server.task_dispatcher.shutdown(timeout=5)
+        store.close()
+    return 0
+
+
+def print_links(phone: str, base: str, token: str, made: bool) -> None:
+    import segno
+    print()
+    print(f"  phones and viewers:  {phone}")
+    print(f"  overlay for OBS:     {phone}/overlay   (1920x1080, ?position=&size=&theme=)")
+    print(f"  lobby (more tables): {base}/")
+    # The token rides in the fragment: browsers never send it to a server or in a Referer.
+    print(f"  host (keep private): {phone}#token={token}")
+    if made:
+        print("  the host token was made for this run; pass --host-token or set TABLEREF_HOST_TOKEN to keep it")
+    print("\n  scan to join as a viewer:")
+    segno.make(phone, error="m").terminal(compact=True, border=2)
+    print(flush=True)
+
+
+class _Late:
+    """The WSGI app, filled in once the port is known (the links in the app use the port)."""
+    app = None
+
+    def __call__(self, environ, start_response):
+        return self.app(environ, start_response)

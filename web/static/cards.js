@@ -1,0 +1,113 @@
+// Card faces drawn from card ids and the deck data of `tableref cards` (GET /api/decks/<deck>):
+// no images. Colour-blind safe: every colour also carries its own shape and letter.
+"use strict";
+
+const COLORS = {
+  red:    {hex: "#d7263d", letter: "R", shape: "triangle"},
+  yellow: {hex: "#f6c90e", letter: "Y", shape: "circle"},
+  green:  {hex: "#1b9e4b", letter: "G", shape: "square"},
+  blue:   {hex: "#1e5fd0", letter: "B", shape: "diamond"},
+  orange: {hex: "#f27d0c", letter: "O", shape: "hexagon"},
+  violet: {hex: "#7d3cc8", letter: "V", shape: "star"},
+};
+
+const SHAPES = {   // 20x20 boxes
+  triangle: '<polygon points="10,2 19,18 1,18"/>',
+  circle: '<circle cx="10" cy="10" r="8.5"/>',
+  square: '<rect x="2.5" y="2.5" width="15" height="15"/>',
+  diamond: '<polygon points="10,1 19,10 10,19 1,10"/>',
+  hexagon: '<polygon points="5,2 15,2 19.5,10 15,18 5,18 0.5,10"/>',
+  star: '<polygon points="10,1 12.6,7.2 19.5,7.6 14.2,12 15.9,18.8 10,15 4.1,18.8 5.8,12 0.5,7.6 7.4,7.2"/>',
+};
+
+const SYMBOLS = {skip: "⊘", reverse: "⇄", draw2: "+2", "wild-draw4": "+4", wild: "W"};
+
+const Cards = {
+  deck: null,          // {colors, cards: {id: card}}
+  async load(deckId) {
+    if (!deckId) return;
+    try {
+      const r = await fetch(`/api/decks/${encodeURIComponent(deckId)}`);
+      if (!r.ok) return;
+      const d = await r.json();
+      this.deck = {id: d.deck, colors: d.colors, cards: Object.fromEntries(d.cards.map(c => [c.id, c]))};
+    } catch (e) { /* the faces fall back to parsing the id */ }
+  },
+  info(id) {
+    if (this.deck && this.deck.cards[id]) return this.deck.cards[id];
+    // Without deck data: "<colour>-<symbol>" or a wild.
+    const dash = id.indexOf("-");
+    const color = dash > 0 ? id.slice(0, dash) : null;
+    if (color && COLORS[color]) return {id, color, symbol: id.slice(dash + 1), kind: "number"};
+    return {id, color: null, symbol: id, kind: "wild"};
+  },
+  colorInfo(name) { return COLORS[name] || {hex: "#777", letter: (name || "?")[0].toUpperCase(), shape: "circle"}; },
+  shapeSvg(name, cls = "shape") {
+    const c = this.colorInfo(name);
+    return `<svg class="${cls}" viewBox="0 0 20 20" aria-hidden="true"><g fill="currentColor" stroke="#fff" stroke-width="1.2">${SHAPES[c.shape]}</g></svg>`;
+  },
+  // A colour badge: swatch + shape + letter + name, readable without seeing colour.
+  colorBadge(name) {
+    if (!name) return `<span class="color-badge none">no colour yet</span>`;
+    const c = this.colorInfo(name);
+    return `<span class="color-badge" style="--c:${c.hex}">${this.shapeSvg(name)}<b>${c.letter}</b><span>${name}</span></span>`;
+  },
+  label(card) {
+    if (SYMBOLS[card.symbol]) return SYMBOLS[card.symbol];
+    const s = String(card.symbol);
+    return s.length <= 2 ? s : s.slice(0, 1).toUpperCase() + s.slice(1);
+  },
+  // The card as an element; `size` is a CSS width (the height follows the 2:3 shape).
+  element(id, size) {
+    const card = this.info(id);
+    const el = document.createElement("div");
+    el.className = "card" + (card.color ? "" : " wild") + (String(this.label(card)).length > 2 ? " long" : "");
+    el.dataset.card = id;
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", id.replace(/-/g, " "));
+    if (size) el.style.setProperty("--w", size);
+    const lbl = escapeHtml(this.label(card));
+    let mark = "";
+    if (card.color) {
+      const c = this.colorInfo(card.color);
+      el.style.setProperty("--c", c.hex);
+      mark = `<span class="cb">${this.shapeSvg(card.color)}<b>${c.letter}</b></span>`;
+    } else {
+      const cols = (this.deck && this.deck.colors.length ? this.deck.colors : ["red", "yellow", "green", "blue"]);
+      const step = 360 / cols.length;
+      const stops = cols.map((n, i) => `${this.colorInfo(n).hex} ${i * step}deg ${(i + 1) * step}deg`).join(",");
+      el.style.setProperty("--wheel", `conic-gradient(${stops})`);
+    }
+    const extra = card.food ? `<span class="food">${escapeHtml(card.food)}</span>` : "";
+    el.innerHTML = `<span class="corner tl">${lbl}</span><span class="oval"><span class="sym">${lbl}</span></span>` +
+                   `<span class="corner br">${lbl}</span>${mark}${extra}`;
+    return el;
+  },
+};
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, ch => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[ch]));
+}
+
+// One EventSource per page; the browser reconnects by itself and sends Last-Event-ID.
+function followTable(tableId, onState, onLink) {
+  let source = null;
+  function open() {
+    source = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream`);
+    source.onopen = () => onLink && onLink(true);
+    source.onmessage = ev => { try { onState(JSON.parse(ev.data)); } catch (e) { console.error(e); } };
+    source.onerror = () => {
+      onLink && onLink(false);
+      if (source.readyState === EventSource.CLOSED) setTimeout(open, 2000);  // the server ended it
+    };
+  }
+  open();
+}
+
+function turnWords(state) {
+  const p = state.players || [];
+  if (state.phase === "setup") return "No game yet";
+  if (state.winner !== null && state.winner !== undefined) return `${p[state.winner].name} wins!`;
+  const cur = p[state.current_player];
+  return cur ? `${cur.name}'s turn` : "";
+}

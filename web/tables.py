@@ -1,0 +1,189 @@
+"""The tables a server runs: each one a Game, its stored log, and the streams watching it.
+
+This is the web layer's service. Every change to a table, from a phone, the host or the camera,
+goes through `TableRegistry.submit`: one lock per table puts submissions in order, an accepted
+event is appended to the store *before* it is acknowledged, and every open stream is woken with
+the new state. A table's settings (rules, players, dealer, options, camera source) are its
+first event, the setup; a table exists once a setup has been accepted for it.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+
+from referee import Game, MalformedEvent, Verdict
+from referee.events import validate
+from referee.store import EventStore, StoreError
+
+log = logging.getLogger("tableref.web")
+
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+LOG_TAIL = 12     # entries of the recent-events log pushed with the state
+
+
+class UnknownTable(LookupError):
+    pass
+
+
+class Stopping(RuntimeError):
+    """The server is shutting down and takes no more events."""
+
+
+@dataclass
+class Submission:
+    verdict: Verdict
+    state: dict
+
+
+@dataclass
+class Table:
+    id: str
+    game: Game
+    stored: list[dict]                          # the accepted events, as in the store
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    version: int = 0                            # bumped on every push (rejections too)
+    message: str = ""                           # the latest pushed payload, JSON text
+    message_id: int = 0                         # its event_count, the SSE id
+    camera: object | None = None                # a web.camera.CameraFeed when one runs
+
+    @property
+    def setup(self) -> dict:
+        return self.stored[0] if self.stored else {}
+
+    def recent_log(self) -> list[dict]:
+        """The last accepted events still in force, with the referee's words for each (Game keeps
+        the summary of each in its undo history)."""
+        game = self.game
+        n = len(game.log)
+        tail = []
+        for i in range(max(0, n - LOG_TAIL), n):
+            tail.append({"n": i + 1, "event": game.log[i], "summary": game._history[i][2]})
+        return tail
+
+    def payload(self) -> dict:
+        """What a stream sends: the state object plus the recent log and the table id."""
+        state = self.game.to_dict()
+        state["table"] = self.id
+        state["log"] = self.recent_log()
+        return state
+
+
+class TableRegistry:
+    def __init__(self, store: EventStore):
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self._lock = threading.Lock()          # guards self.tables and self._pending
+        self._pending: dict[str, Table] = {}   # new tables whose setup is being judged
+        self.stopping = threading.Event()
+        self.on_new_table = None               # callback(table), e.g. to start its camera
+        for table_id in store.tables():
+            self._load(table_id)
+
+    # -- lookup -------------------------------------------------------------------------------
+    def _load(self, table_id: str) -> Table:
+        stored = self.store.events(table_id)
+        game = Game.replay(stored)
+        table = Table(table_id, game, list(stored))
+        payload = table.payload()
+        table.message, table.message_id = json.dumps(payload), payload["event_count"]
+        self.tables[table_id] = table
+        return table
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise UnknownTable(f"there is no table {table_id!r}")
+        return table
+
+    def ids(self) -> list[str]:
+        return sorted(self.tables)
+
+    # -- the one door for changes ---------------------------------------------------------------
+    def submit(self, table_id: str, event) -> Submission:
+        """Judges one event, stores it if accepted, wakes the streams, and returns the verdict.
+
+        Raises MalformedEvent (not an event), UnknownTable (no such table and the event is not a
+        setup that creates it), StoreError (not stored: nothing changed) or Stopping."""
+        if self.stopping.is_set():
+            raise Stopping("the server is shutting down")
+        validate(event)
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self._create(table_id, event)
+        created = False
+        with table.lock:
+            if table_id not in self.tables:        # a setup that lost the race to create it
+                created = True
+            verdict = table.game.submit(event)
+            if verdict.accepted:
+                try:
+                    self.store.append(table_id, event)
+                except StoreError:
+                    # Not stored, so not acknowledged: the game goes back to the stored log.
+                    table.game = Game.replay(table.stored)
+                    raise
+                table.stored.append(event)
+            if created:
+                if not verdict.accepted:
+                    return Submission(verdict, table.game.to_dict())
+                with self._lock:
+                    self.tables[table_id] = table
+                    self._pending.pop(table_id, None)
+            state = self._publish(table)
+        if created and self.on_new_table is not None:
+            self.on_new_table(table)
+        return Submission(verdict, state)
+
+    def _create(self, table_id: str, event: dict) -> Table:
+        if not TABLE_ID.match(table_id):
+            raise UnknownTable(f"there is no table {table_id!r} (a new table's id is 1 to 40 lower-case "
+                               f"letters, digits and hyphens)")
+        if event.get("type") != "setup":
+            raise UnknownTable(f"there is no table {table_id!r}; post a setup event to create it")
+        with self._lock:
+            # Not listed until its setup is accepted and stored (see submit); two setups racing
+            # for the same new id share one Table, so its lock puts them in order.
+            table = self.tables.get(table_id) or self._pending.get(table_id)
+            if table is None:
+                table = self._pending[table_id] = Table(table_id, Game(), [])
+            return table
+
+    def _publish(self, table: Table) -> dict:
+        payload = table.payload()
+        with table.changed:
+            table.message, table.message_id = json.dumps(payload), payload["event_count"]
+            table.version += 1
+            table.changed.notify_all()
+        return {k: v for k, v in payload.items() if k not in ("log", "table")}
+
+    # -- streams ---------------------------------------------------------------------------------
+    def latest(self, table: Table) -> tuple[int, str, int]:
+        """(version, payload JSON, event_count) of the latest push."""
+        with table.changed:
+            return table.version, table.message, table.message_id
+
+    def wait(self, table: Table, seen: int, timeout: float) -> tuple[int, str, int] | None:
+        """Blocks until the table has a push newer than version `seen` (returns it, as `latest`
+        does) or until timeout or shutdown (None)."""
+        with table.changed:
+            if table.version == seen and not self.stopping.is_set():
+                table.changed.wait(timeout)
+            if table.version == seen:
+                return None
+            return table.version, table.message, table.message_id
+
+    def shutdown(self) -> None:
+        """Ends every stream and stops the cameras; later submissions raise Stopping."""
+        self.stopping.set()
+        for table in list(self.tables.values()):
+            if table.camera is not None:
+                table.camera.stop()
+            with table.changed:
+                table.changed.notify_all()
+
+
+__all__ = ["MalformedEvent", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "UnknownTable"]
