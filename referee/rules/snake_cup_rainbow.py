@@ -40,7 +40,11 @@ def why_not(deck: Deck, options: dict, under: Card | None, card: Card) -> str | 
     if options.get("poppies_orchids") and COMPATIBLE.get(under.symbol) == card.symbol:
         return None
     return (f"{card.id} does not follow {under.id}: play a different {under.color} card or "
-            f"a {following} card")
+            f"{article(following)} {following} card")
+
+
+def article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
 
 
 class SnakeCupRainbow(Rules):
@@ -78,8 +82,11 @@ class SnakeCupRainbow(Rules):
         seat = st.seat(event["player"])
         if len(event["cards"]) != 1:
             raise Illegal(f"{self.title} lays one card at a time")
+        if event["cards"][0] == SNAKE and SNAKE not in st.deck.counts:
+            raise Illegal("the SNAKEs are set aside in this game (they play only with the snake_wild option)")
         card = self.card(st, event["cards"][0])
         self.require_turn_phase(st, seat, "play")
+        st.check_in_hand(seat, [card.id])     # a card already on the pile says so first
         under = st.deck.cards[st.top] if st.top else None
         reason = why_not(st.deck, st.options, under, card)
         if reason:
@@ -131,7 +138,8 @@ class SnakeCupRainbow(Rules):
             if top.symbol == SNAKE:
                 follow = "a LEAVES card or a blue card" + (" (or a SNAKE)" if st.options["snake_wild"] else "")
             else:
-                follow = f"another {top.color} card or a {next_color(st.deck, top.color)} card"
+                following = next_color(st.deck, top.color)
+                follow = f"another {top.color} card or {article(following)} {following} card"
                 if st.options["poppies_orchids"] and top.symbol in COMPATIBLE:
                     follow += f", or {COMPATIBLE[top.symbol].upper()}"
         return {"must_follow": follow}
