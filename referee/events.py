@@ -54,6 +54,16 @@ register("challenge", "the +4 victim challenges", player=Field(PLAYER))
 register("reveal", "a hand shown (challenge, end-of-round scoring, special-hand win)",
          player=Field(PLAYER), cards=Field(list))
 register("undo", "takes back the last accepted event")
+
+# DINO 2's decisions (docs/rules/dino2.md, "Events")
+EVENT_TYPES["play"]["fuego"] = Field(str, False, "DINO 2: a FUEGO's choice, 'extra' (one more card) or 'draw' (everyone else draws one)")
+register("give", "DINO 2: the user of a GIVE hands cards to the next player (count 0 gives none)",
+         player=Field(PLAYER), count=Field(int, False, "how many (default: the number of cards named)"),
+         cards=Field(list, False, "the cards given, when their faces are known"))
+register("fuego", "DINO 2: the user of a FUEGO chooses 'extra' (one more card on it) or 'draw' (everyone else draws one)",
+         player=Field(PLAYER), choice=Field(str))
+register("cheating", "DINO 2 (host): someone was caught cheating; the game ends and nobody wins",
+         player=Field(PLAYER, False, "who was caught"), reason=Field(str, False, "what happened"))
 register("crosses_short", "Snake Cup: how a player short of coins gives for CROSSES (option crosses_short=ask)",
          player=Field(PLAYER),
          way=Field(str, help="'clockwise': one coin each from the left until they run out; 'cup': the rest into the cup"))
