@@ -383,8 +383,15 @@ class UnoFamily(Rules):
             events.append({"type": "call", "caller": rng.randrange(st.n), "target": rng.randrange(st.n)})
         if len(hands[seat]) == 2 and rng.random() < 0.3:
             events.append({"type": "call", "caller": seat, "target": seat})
-        plays = [{"type": "play", "player": seat, "cards": [c]} for c in dict.fromkeys(hands[seat])]
-        rng.shuffle(plays)
+        # legal plays first (as a player who knows the rules would), now and then a wrong one
+        legal, wrong = [], []
+        for c in dict.fromkeys(hands[seat]):
+            (wrong if st.pending_draw or self.mismatch(st, st.deck.cards[c]) else legal).append(
+                {"type": "play", "player": seat, "cards": [c]})
+        rng.shuffle(legal)
+        plays = legal + wrong[:1] if rng.random() < 0.05 else legal
+        if wrong and rng.random() < 0.05:
+            plays.insert(0, rng.choice(wrong))
         for p in plays:
             if st.deck.cards[p["cards"][0]].kind == WILD and rng.random() < 0.5:
                 p["color"] = rng.choice(st.deck.colors)
