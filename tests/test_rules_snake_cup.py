@@ -311,3 +311,15 @@ def test_invariants_catch_lost_coins_and_out_players_with_coins():
 def test_random_games_keep_every_invariant(players, options):
     report = simulate("snake-cup", 40, players, seed=7, options=options)
     assert report.violations == [] and report.unfinished == 0 and report.games == 40
+
+
+def test_the_example_game_replays_to_the_hand_worked_end():
+    import json
+    from pathlib import Path
+    lines = Path(__file__).parent.parent.joinpath("docs/examples/snake-cup-game.jsonl").read_text().splitlines()
+    g = Game()
+    verdicts = [g.submit(json.loads(line)) for line in lines]
+    # rejected: Ana turning out of turn (line 8) and a flip while Ben owes his CROSSES choice (line 14)
+    assert [i + 1 for i, v in enumerate(verdicts) if not v.accepted] == [8, 14]
+    state = g.to_dict()
+    assert state["winner"] == 0 and coins(g) == [12, 0, 0] and cup(g) == 0

@@ -199,3 +199,15 @@ def test_invariants_catch_an_illegal_pile():
 def test_random_games_keep_every_invariant(players, options):
     report = simulate("snake-cup-rainbow", 30, players, seed=3, options=options)
     assert report.violations == [] and report.unfinished == 0 and report.games == 30
+
+
+def test_the_example_game_replays_to_the_hand_worked_end():
+    import json
+    from pathlib import Path
+    path = Path(__file__).parent.parent / "docs/examples/snake-cup-rainbow-game.jsonl"
+    g = Game()
+    verdicts = [g.submit(json.loads(line)) for line in path.read_text().splitlines()]
+    # rejected: a pass without a draw, blue-suns on violet-poppies, orange-rain after the SNAKE
+    assert [i + 1 for i, v in enumerate(verdicts) if not v.accepted] == [6, 11, 13]
+    # Ben laid all seven; Ana laid 6 of 8 (one drawn), Cy 5 of 8
+    assert g.to_dict()["winner"] == 1 and counts(g) == [2, 0, 3]

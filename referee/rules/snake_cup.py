@@ -243,10 +243,10 @@ class SnakeCup(Rules):
         st.winner = winner
         st.current = winner
         st.vars["crosses_by"] = None
-        st.summary += f"; {st.names[winner]} is the last player left"
+        st.summary += f"; {st.names[winner]} is the last player left and takes the cup"
         if st.cup:
             self.move(st, CUP, winner, st.cup)
-        st.summary += f" and wins with {coins(st.coins[winner])}"
+        st.summary += f"; {st.names[winner]} wins with {coins(st.coins[winner])}"
 
     def finish_turn(self, st: TableState, seat: int) -> None:
         """The turn passes clockwise to the next player in the game; a robbed HEARTS player who
