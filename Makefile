@@ -4,7 +4,7 @@ VENV   ?= .venv
 PYTHON ?= python3
 BIN     = $(VENV)/bin
 
-.PHONY: demo test install install-test bench
+.PHONY: demo test install install-test bench chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,12 @@ install-test: $(BIN)/python
 demo: install
 	$(BIN)/tableref simulate --rules ono --games 200
 
-test: install-test
+# The browser tests drive Debian's chromium (never `playwright install`).
+chromium:
+	@test -x /usr/bin/chromium || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
+
+test: install-test chromium
 	$(BIN)/python -m pytest
 
 bench: install-test
