@@ -1,0 +1,195 @@
+"""The table pipeline: frames in, card events out, plus an annotated JPEG and a status for the web.
+
+    p = TablePipeline(source, "ono")
+    p.run(on_event, stop_event)     # blocks; calls on_event(dict) per event
+    p.latest_jpeg                   # bytes of the last annotated frame (MJPEG view), or None
+    p.status                        # {"state": "starting|running|reconnecting|ended|error", "message": str}
+
+Events emitted (each with `t`, the video time in seconds, and the outline it was read from):
+    {"type": "flip", "card": ID, "confidence": c}                 first card seen on the discard pile
+    {"type": "play", "cards": [ID], "confidence": c}              a new card settled on the pile
+    {"type": "play", "cards": [ID], "confidence": c, "unconfirmed": true}   the same, unsure
+    {"type": "draw_hint", "t": t}                                 a hand visited the draw pile
+    {"type": "reveal_cards", "cards": [{card, confidence, polygon}]}   reveal mode: all cards in view
+`play` carries no `player`: the web side adds the current player before submitting it. Doubles
+are one `play` event per card, lower card first, at the same `t`.
+
+Regions: the discard pile is found by itself around the first face-up card read (the flip), the
+draw pile as a card-shaped outline that reads as no face (a card back); either can be given by
+hand as (x, y, w, h) in 640-wide frame pixels.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import cv2
+import numpy as np
+
+from .camera import FrameSource
+from .locate import find_cards
+from .recognizer import CONFIRM_THRESHOLD, Recognizer
+from .tracker import Observation, PileTracker, Seen
+
+MOTION_DIFF = 18          # grey-level change that counts as motion (at 1/4 scale, after blur)
+MOTION_FRAC = 0.004       # share of the region's pixels that must change to call it moving
+HINT_REST_S = 0.4         # a draw-pile visit ends after this long without motion
+
+
+class TablePipeline:
+    def __init__(self, source, deck: str, discard_roi=None, draw_roi=None, reveal: bool = False,
+                 realtime: bool | None = None, settle_s: float = 0.15, recognizer: Recognizer | None = None,
+                 jpeg_every: int = 2):
+        self.recognizer = recognizer or Recognizer(deck)
+        self.source = FrameSource(source, on_status=self._set_status)
+        self.realtime = self.source.file if realtime is None else realtime
+        self.discard_roi = tuple(discard_roi) if discard_roi else None
+        self.draw_roi = tuple(draw_roi) if draw_roi else None
+        self._auto_discard = discard_roi is None
+        self.reveal = reveal
+        self.tracker = PileTracker(settle_s=settle_s, confirm=CONFIRM_THRESHOLD)
+        self.latest_jpeg: bytes | None = None
+        self.status = {"state": "starting", "message": f"opening {source}"}
+        self.jpeg_every = jpeg_every
+        self.frame_ms: list[float] = []
+        self._prev_small = None
+        self._hint_active = False
+        self._hint_last_motion = 0.0
+        self._last_reveal: list[str] | None = None
+        self._overlay: list = []
+
+    def _set_status(self, state: str, message: str) -> None:
+        self.status = {"state": state, "message": message}
+
+    # -- one frame ---------------------------------------------------------------------------------
+    def process(self, t: float, frame: np.ndarray) -> list[dict]:
+        small = cv2.GaussianBlur(cv2.cvtColor(cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
+                                                         interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        motion = None if self._prev_small is None else cv2.absdiff(small, self._prev_small) > MOTION_DIFF
+        self._prev_small = small
+        events: list[dict] = []
+        if motion is None:
+            return events
+        if self.reveal:
+            return self._reveal(t, frame, motion)
+        events += self._draw_hint(t, motion)
+        moving = self._moving(motion, self.discard_roi)
+        if moving or self.tracker._done_for_rest:
+            self.tracker.update(Observation(t, moving, []))
+            return events
+        cards = self._read_discard(frame)
+        out = self.tracker.update(Observation(t, False, cards))
+        if out and self._auto_discard and self.discard_roi is None:
+            self.discard_roi = _around(np.array(out[0]["polygon"]), frame.shape, 1.0)
+        for e in out:
+            e = dict(e)
+            e.pop("polygon", None)
+            events.append(e)
+        return events
+
+    def _moving(self, motion: np.ndarray, roi) -> bool:
+        if roi is None:
+            m = motion
+            if self.draw_roi is not None:  # whole frame minus the draw pile
+                m = motion.copy()
+                x, y, w, h = (v // 4 for v in self.draw_roi)
+                m[y:y + h, x:x + w] = False
+        else:
+            x, y, w, h = (v // 4 for v in roi)
+            m = motion[y:y + h, x:x + w]
+        return m.size > 0 and float(m.mean()) > MOTION_FRAC
+
+    def _read_discard(self, frame: np.ndarray) -> list[Seen]:
+        quads = find_cards(frame)
+        if self.draw_roi is not None:
+            quads = [q for q in quads if not _inside(q.pts.mean(axis=0), self.draw_roi)]
+        if self.discard_roi is not None:
+            quads = [q for q in quads if _inside(q.pts.mean(axis=0), self.discard_roi)]
+        readings = self.recognizer.read_quads(frame, quads)
+        if self.draw_roi is None:
+            backs = [r for r in readings if r.confidence < 0.05]
+            if backs and self.tracker.flipped:
+                self.draw_roi = _around(backs[0].quad.pts, frame.shape, 0.6)
+        readings = [r for r in readings if r.confidence >= 0.05 or not self.tracker.flipped]
+        self._overlay = readings
+        return [Seen(r.card, r.confidence, r.quad.pts) for r in readings]
+
+    def _draw_hint(self, t: float, motion: np.ndarray) -> list[dict]:
+        if self.draw_roi is None:
+            return []
+        if self._moving(motion, self.draw_roi):
+            self._hint_last_motion = t
+            if not self._hint_active:
+                self._hint_active = True
+                return [{"type": "draw_hint", "t": round(t, 3)}]
+        elif self._hint_active and t - self._hint_last_motion > HINT_REST_S:
+            self._hint_active = False
+        return []
+
+    def _reveal(self, t: float, frame: np.ndarray, motion: np.ndarray) -> list[dict]:
+        if float(motion.mean()) > MOTION_FRAC:
+            return []
+        readings = self.recognizer.read(frame)
+        self._overlay = readings
+        ids = sorted(r.card for r in readings)
+        if ids == self._last_reveal or not ids:
+            return []
+        self._last_reveal = ids
+        return [{"type": "reveal_cards", "t": round(t, 3), "cards": [r.as_json() for r in readings]}]
+
+    # -- the loop ----------------------------------------------------------------------------------
+    def run(self, on_event, stop_event: threading.Event | None = None) -> None:
+        stop_event = stop_event or threading.Event()
+        start_wall, start_t = None, None
+        n = 0
+        try:
+            for t, frame in self.source.frames(stop=stop_event.is_set):
+                if self.realtime:
+                    if start_wall is None:
+                        start_wall, start_t = time.monotonic(), t
+                    lag = (t - start_t) - (time.monotonic() - start_wall)
+                    if lag > 0:
+                        time.sleep(lag)
+                t0 = time.perf_counter()
+                events = self.process(t, frame)
+                self.frame_ms.append((time.perf_counter() - t0) * 1000)
+                for e in events:
+                    on_event(e)
+                n += 1
+                if n % self.jpeg_every == 0:
+                    self.latest_jpeg = self._annotate(frame)
+        finally:
+            self.source.close()
+        if self.status["state"] == "running":
+            self._set_status("ended", "stopped")
+
+    def _annotate(self, frame: np.ndarray) -> bytes:
+        img = frame.copy()
+        for roi, colour in ((self.discard_roi, (0, 200, 0)), (self.draw_roi, (200, 120, 0))):
+            if roi is not None:
+                x, y, w, h = roi
+                cv2.rectangle(img, (x, y), (x + w, y + h), colour, 1)
+        for r in self._overlay:
+            pts = r.quad.pts.astype(np.int32)
+            ok = r.confidence >= CONFIRM_THRESHOLD
+            cv2.polylines(img, [pts], True, (0, 255, 0) if ok else (0, 165, 255), 2)
+            cv2.putText(img, f"{r.card} {r.confidence:.2f}", tuple(int(v) for v in pts[0]), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.45, (255, 255, 255), 1, cv2.LINE_AA)
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        return buf.tobytes() if ok else b""
+
+
+def _inside(p, roi) -> bool:
+    x, y, w, h = roi
+    return x <= p[0] < x + w and y <= p[1] < y + h
+
+
+def _around(pts: np.ndarray, shape, grow: float) -> tuple[int, int, int, int]:
+    """A box around a card outline, grown by `grow` card lengths on every side (cards land loosely)."""
+    pts = np.asarray(pts, np.float32)
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    g = grow * max(x1 - x0, y1 - y0)
+    x0, y0 = max(0, int(x0 - g)), max(0, int(y0 - g))
+    x1, y1 = min(shape[1], int(x1 + g)), min(shape[0], int(y1 + g))
+    return (x0, y0, x1 - x0, y1 - y0)
