@@ -79,8 +79,8 @@ class PileTracker:
         if not stable:
             return []
         events = []
-        # lower cards first: a card overlapped by another new card went down before it
-        new.sort(key=lambda s: -sum(polygon_iou(s.polygon, o.polygon) > 0 for o in new if o is not s and _above(o, s, stable)))
+        # lower cards first: readings come top card first (the whole one reads best), so reverse
+        new.reverse()
         for s in new:
             ev = {"type": "play" if self.flipped else "flip", "t": round(t, 3)}
             if self.flipped:
@@ -96,8 +96,3 @@ class PileTracker:
         self.known = stable
         return events
 
-
-def _above(a: Seen, b: Seen, stable: list[Seen]) -> bool:
-    """a lies above b: the locator reads whole (top) cards with higher confidence, and lists the
-    top card of a pile first; we use the reading order of the settled frame."""
-    return stable.index(a) < stable.index(b)
