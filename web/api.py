@@ -171,19 +171,23 @@ def stream(table_id: str):
     heartbeat = float(current_app.config["HEARTBEAT_S"])
 
     def events():
-        # The whole state on connect, so a client that reconnects (its browser sends
-        # Last-Event-ID, our `id:` being the event count) is whole again at once.
-        version, message, event_id = reg.latest(table)
-        yield f"retry: 1000\nid: {event_id}\ndata: {message}\n\n"
-        while not reg.stopping.is_set():
-            pushed = reg.wait(table, version, heartbeat)
-            if reg.stopping.is_set():
-                return          # the server stops: the stream ends cleanly
-            if pushed is None:
-                yield ": heartbeat\n\n"
-                continue
-            version, message, event_id = pushed
-            yield f"id: {event_id}\ndata: {message}\n\n"
+        reg.stream_opened(+1)
+        try:
+            # The whole state on connect, so a client that reconnects (its browser sends
+            # Last-Event-ID, our `id:` being the event count) is whole again at once.
+            version, message, event_id = reg.latest(table)
+            yield f"retry: 1000\nid: {event_id}\ndata: {message}\n\n"
+            while not reg.stopping.is_set():
+                pushed = reg.wait(table, version, heartbeat)
+                if reg.stopping.is_set():
+                    return          # the server stops: the stream ends cleanly
+                if pushed is None:
+                    yield ": heartbeat\n\n"
+                    continue
+                version, message, event_id = pushed
+                yield f"id: {event_id}\ndata: {message}\n\n"
+        finally:
+            reg.stream_opened(-1)
 
     return Response(events(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

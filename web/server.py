@@ -2,12 +2,15 @@
 served by waitress with enough threads for every phone's and overlay's open stream."""
 from __future__ import annotations
 
+import _thread
 import logging
 import os
 import secrets
 import signal
 import socket
 import sys
+import threading
+import time
 from pathlib import Path
 
 from referee.store import SQLiteEventStore, StoreError
@@ -94,19 +97,34 @@ def serve(args) -> int:
     print_links(phone, base, token, made)
 
     def stop(signum, frame):
-        raise KeyboardInterrupt
+        # End the streams first and keep the loop running while their last bytes go out; the
+        # loop is stopped from a helper thread once they are done (or after 3 s), by a simulated
+        # SIGINT that lands here again.
+        if registry.stopping.is_set():
+            raise KeyboardInterrupt
+        print("stopping: ending the streams", flush=True)
+        registry.shutdown()
+        threading.Thread(target=_interrupt_when_drained, args=(registry,), daemon=True).start()
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        print("stopping: ending the streams", flush=True)
         registry.shutdown()
         server.close()
         server.task_dispatcher.shutdown(timeout=5)
         store.close()
     return 0
+
+
+def _interrupt_when_drained(registry, limit: float = 3.0) -> None:
+    end = time.monotonic() + limit
+    while registry.open_streams > 0 and time.monotonic() < end:
+        time.sleep(0.02)
+    time.sleep(0.2)            # the loop flushes the streams' final chunks
+    _thread.interrupt_main()
 
 
 def print_links(phone: str, base: str, token: str, made: bool) -> None:

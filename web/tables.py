@@ -79,6 +79,8 @@ class TableRegistry:
         self._lock = threading.Lock()          # guards self.tables and self._pending
         self._pending: dict[str, Table] = {}   # new tables whose setup is being judged
         self.stopping = threading.Event()
+        self.open_streams = 0                  # streams being served now (for a clean stop)
+        self._streams_lock = threading.Lock()
         self.on_new_table = None               # callback(table), e.g. to start its camera
         for table_id in store.tables():
             self._load(table_id)
@@ -175,6 +177,10 @@ class TableRegistry:
             if table.version == seen:
                 return None
             return table.version, table.message, table.message_id
+
+    def stream_opened(self, delta: int) -> None:
+        with self._streams_lock:
+            self.open_streams += delta
 
     def shutdown(self) -> None:
         """Ends every stream and stops the cameras; later submissions raise Stopping."""
