@@ -448,7 +448,8 @@ def test_the_example_game_replays_without_a_rejection():
     for i, e in enumerate(events):
         v = g.submit(e)
         assert v.accepted, f"line {i + 1}: {v.reason}"
-    assert state(g)["winner"] == 2
+    # Ana 7 + 1 (FUEGO) + 8 (DRAW 3 and DINO); Ben 7 - GIVE - 2 given - FUEGO - 1; Cy 7 + 2 - 4 + 1 - 3 - 3
+    assert state(g)["winner"] == 2 and counts(g) == [16, 2, 0]
 
 
 @pytest.mark.parametrize("players,options", [(2, {}), (4, {}), (8, {}), (4, {"speed_round": True}),
