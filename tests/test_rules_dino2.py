@@ -482,3 +482,52 @@ def test_random_players_use_every_card_and_every_decision():
               "pass", "reveal", "cheating", "won by no cards", "won by three CAPTAIN JACK SPARROWs"):
         assert decisions[d], d
     assert report.violations == []
+
+
+# -- decisions wait for their player ----------------------------------------------------------------------
+def test_a_pending_give_or_colour_blocks_other_plays():
+    g = game_of(setup(), flip("red-candy"), play("Ben", "red-give"))
+    assert "give" in rejected(g, play("Cy", "red-girl"))
+    assert "played the GIVE" in rejected(g, give("Cy", 1))
+    g = game_of(setup(), flip("red-candy"), play("Ben", "dino"))
+    assert "colour" in rejected(g, play("Cy", "red-girl"))
+    assert "not a colour" in rejected(g, color("Ben", "purple"))
+
+
+def test_a_fuego_choice_without_a_fuego_is_refused():
+    g = game_of(setup(), flip("red-candy"))
+    assert "no FUEGO" in rejected(g, {"type": "fuego", "player": "Ben", "choice": "draw"})
+    assert "only a FUEGO" in rejected(g, play("Ben", "red-girl", fuego="draw"))
+    assert "only a rainbow card" in rejected(g, play("Ben", "red-girl", color="blue"))
+
+
+def test_place2_switch_hands_then_give_act_in_order():
+    # Ben 5 -> PLACE 2, SWITCH HANDS, GIVE: after the three Ben holds 2 and switches with Cy (5):
+    # Ben 5, Cy 2; then Ben gives one to Cy: Ben 4, Cy 3
+    g = game_of(setup(), flip("red-candy"), play("Ben", "red-place2", "orange-switch-hands", "blue-give"))
+    assert counts(g) == [5, 5, 2, 5] and state(g)["phase"] == "give"
+    g.submit(give("Ben", 1))
+    assert counts(g) == [5, 4, 3, 5] and turn(g) == "Cy"
+
+
+def test_an_unnamed_gift_forgets_the_faces_known_in_the_givers_hand():
+    g = game_of(setup(), flip("red-candy"), play("Ben", "red-give"), give("Ben", cards=["blue-spork"]))
+    assert state(g)["players"][2]["known_cards"] == ["blue-spork"]
+    # Cy plays a GIVE (symbol on symbol) and hands Dee a card without naming it: it may be the spork
+    g.submit(play("Cy", "blue-give"))
+    g.submit(give("Cy", 1))
+    s = state(g)
+    assert s["players"][2]["known_cards"] == [] and s["players"][3]["known_cards"] == []
+    assert counts(g) == [5, 3, 4, 6]
+
+
+def test_owed_cards_lapse_when_nothing_is_left_to_draw():
+    g = game_of(setup(), flip("green-candy"))
+    g.state.draw_count = 3      # a nearly spent draw pile (as after a long game)
+    g.submit(play("Ben", "green-draw7"))
+    # Cy owes 7, but only 3 + the green-candy under the top can be drawn
+    assert "owes 4 cards" in rejected(g, draw("Cy", 5))
+    g.submit(draw("Cy", 4))
+    s = state(g)
+    assert s["owed"] == [0, 0, 0, 0] and s["pending_draw"] == 0 and counts_of(s)[2] == 9
+    assert g.submit(play("Cy", "green-girl")).accepted
