@@ -351,3 +351,20 @@ def test_random_games_keep_every_invariant(players, options):
     report = simulate("prison", 60, players=players, seed=7, options=options)
     assert report.violations == []
     assert report.games == 60 and report.unfinished == 0
+
+
+def test_the_example_game_replays_through_the_command_line():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-m", "web", "replay", str(root / "docs/examples/prison-game.jsonl"),
+                          "--json"], capture_output=True, text=True, cwd=root, check=True)
+    data = json.loads(out.stdout)
+    # lines 6 (a 4 jumping on a 7), 10 (a draw four on a draw-two stack) and 19 (passing while
+    # cards can be drawn) are refused; Ben goes out on an announced double of eights
+    assert [v["line"] for v in data["verdicts"] if not v["accepted"]] == [6, 10, 19]
+    state = data["state"]
+    assert state["winner"] == 1
+    assert [p["hand_count"] for p in state["players"]] == [15, 0, 14]

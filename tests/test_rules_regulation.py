@@ -274,3 +274,21 @@ def test_random_games_keep_every_invariant(players, options):
     report = simulate("regulation", 60, players=players, seed=11, options=options)
     assert report.violations == []
     assert report.games == 60 and report.unfinished == 0
+
+
+def test_the_example_game_replays_through_the_command_line():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-m", "web", "replay", str(root / "docs/examples/regulation-game.jsonl"),
+                          "--json"], capture_output=True, text=True, cwd=root, check=True)
+    data = json.loads(out.stdout)
+    # refused: playing before taking the first draw two's cards (3), a red card as the blue discard
+    # (5), a red skip on a blue skip (8), stacking a draw two (12), a draw two on a draw two (14)
+    assert [v["line"] for v in data["verdicts"] if not v["accepted"]] == [3, 5, 8, 12, 14]
+    state = data["state"]
+    assert state["winner"] == 0
+    # Ana 7 -2 -1 draw four (4 shown) -3 +1 penalty -2; Ben 7 +2 -4 +4 +6 -3 +1; Cy 7 -1 +2 -6
+    assert [p["hand_count"] for p in state["players"]] == [0, 13, 2]
