@@ -96,6 +96,12 @@ class Game:
         return Verdict(self.submitted, "undo", True, f"undone: {summary}")
 
     # -- reading ----------------------------------------------------------------------------------
+    def recent(self, count: int) -> list[dict]:
+        """The last `count` accepted events still in force, each with the referee's words for it."""
+        start = max(0, len(self.log) - count)
+        return [{"n": i + 1, "event": self.log[i], "summary": self._history[i][2]}
+                for i in range(start, len(self.log))]
+
     @property
     def phase(self) -> str:
         return self.state.phase if self.state is not None else "setup"

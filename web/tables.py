@@ -55,14 +55,8 @@ class Table:
         return self.stored[0] if self.stored else {}
 
     def recent_log(self) -> list[dict]:
-        """The last accepted events still in force, with the referee's words for each (Game keeps
-        the summary of each in its undo history)."""
-        game = self.game
-        n = len(game.log)
-        tail = []
-        for i in range(max(0, n - LOG_TAIL), n):
-            tail.append({"n": i + 1, "event": game.log[i], "summary": game._history[i][2]})
-        return tail
+        """The last accepted events still in force, with the referee's words for each."""
+        return self.game.recent(LOG_TAIL)
 
     def payload(self) -> dict:
         """What a stream sends: the state object plus the recent log and the table id."""
