@@ -183,6 +183,14 @@ def test_the_reveal_must_show_the_whole_hand():
     assert "holds 6" in rejected(g, reveal("Ben", "green-1", "green-2"))
 
 
+def test_a_revealed_hand_stays_known_so_a_card_not_shown_cannot_be_played():
+    g = game_of(*four_on_red(), challenge("Cy"),
+                reveal("Ben", "green-1", "green-2", "yellow-3", "wild", "blue-6", "blue-skip"),
+                draw("Dee"), pass_("Dee"), play("Ana", "blue-1"))
+    assert "was shown" in rejected(g, play("Ben", "blue-7"))      # not among the six shown
+    assert g.submit(play("Ben", "blue-6")).accepted
+
+
 def test_the_colour_that_counts_is_the_one_named_before_the_draw4():
     g = game_of(regulation(), flip("red-5"), play("Ben", "wild", color="green"),
                 play("Cy", "wild-draw4", color="yellow"), challenge("Dee"),
