@@ -1,0 +1,76 @@
+"""The committed recognizer on still images: rendered cards placed on a table, and the real
+development photos (read from ../shared/real-uno-dev at run time, skipped where absent)."""
+import csv
+import json
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.augment import rgba_to_bgr_on
+from vision.recognizer import Recognizer
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = ROOT.parent / "shared" / "real-uno-dev"
+
+
+def table_with(cards, seed=0):
+    """A dark 640x480 table with rendered cards pasted upright or on their side at given places."""
+    from vision.art import render_card
+    rng = random.Random(seed)
+    img = np.full((480, 640, 3), 40, np.uint8)
+    for cid, (x, y), sideways in cards:
+        face = render_card(cid, "ono", rng=rng, size=(84, 130))
+        if sideways:
+            face = np.ascontiguousarray(np.rot90(face))
+        h, w = face.shape[:2]
+        img[y:y + h, x:x + w] = rgba_to_bgr_on(face, img[y:y + h, x:x + w])
+    return img
+
+
+def test_reads_rendered_cards_on_a_table_with_their_outlines():
+    img = table_with([("red-7", (60, 60), False), ("blue-skip", (300, 200), True), ("wild", (480, 60), False)])
+    reads = Recognizer("ono").read(img)
+    assert sorted(r.card for r in reads) == ["blue-skip", "red-7", "wild"]
+    red = next(r for r in reads if r.card == "red-7")
+    xs, ys = zip(*red.quad.polygon())
+    # the red 7 was pasted at x 60..143, y 60..189
+    assert abs(min(xs) - 60) < 6 and abs(max(xs) - 143) < 6 and abs(min(ys) - 60) < 6 and abs(max(ys) - 189) < 6
+    assert [r.confidence for r in reads] == sorted((r.confidence for r in reads), reverse=True)
+
+
+def test_unknown_deck_is_a_clear_error():
+    with pytest.raises(KeyError, match="unknown deck"):
+        Recognizer("poker")
+
+
+def test_identify_command_json(tmp_path, capsys):
+    from web.cli import main
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), table_with([("green-4", (200, 150), True)]))
+    assert main(["identify", str(path), "--deck", "ono", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert out["image"] == str(path)
+    assert out["cards"][0]["card"] == "green-4"
+    assert set(out["cards"][0]) == {"card", "confidence", "polygon"} and len(out["cards"][0]["polygon"]) == 4
+
+
+def test_identify_missing_image_is_exit_2(tmp_path, capsys):
+    from web.cli import main
+    assert main(["identify", str(tmp_path / "nope.jpg"), "--deck", "ono"]) == 2
+    assert "cannot read image" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
+def test_real_development_photos_colour_is_always_right():
+    """Colour carries over from renders to photos; every coloured card's colour must be right."""
+    rec = Recognizer("ono")
+    colours = {"b": "blue", "g": "green", "r": "red", "y": "yellow"}
+    for row in csv.DictReader(open(REAL / "labels.csv")):
+        if row["code"][0] == "k":
+            continue
+        reads = rec.read(cv2.imread(str(REAL / row["path"])))
+        assert len(reads) == 1, row["path"]
+        assert reads[0].card.split("-")[0] == colours[row["code"][0]], row["path"]
