@@ -57,6 +57,7 @@ class TablePipeline:
         self._hint_last_motion = 0.0
         self._last_reveal: list[str] | None = None
         self._overlay: list = []
+        self._reference: np.ndarray | None = None
 
     def _set_status(self, state: str, message: str) -> None:
         self.status = {"state": state, "message": message}
@@ -79,6 +80,8 @@ class TablePipeline:
             return events
         cards = self._read_discard(frame)
         out = self.tracker.update(Observation(t, False, cards))
+        if self.tracker._done_for_rest:
+            self._reference = frame  # the pile as it now rests: the next card is what differs from it
         if out and self._auto_discard and self.discard_roi is None:
             self.discard_roi = _around(np.array(out[0]["polygon"]), frame.shape, 1.0)
         for e in out:
@@ -100,19 +103,27 @@ class TablePipeline:
         return m.size > 0 and float(m.mean()) > MOTION_FRAC
 
     def _read_discard(self, frame: np.ndarray) -> list[Seen]:
-        quads = find_cards(frame)
+        if self._reference is None:
+            return self._first_look(frame)
+        quads = changed_cards(self._reference, frame)
         if self.draw_roi is not None:
             quads = [q for q in quads if not _inside(q.pts.mean(axis=0), self.draw_roi)]
         if self.discard_roi is not None:
             quads = [q for q in quads if _inside(q.pts.mean(axis=0), self.discard_roi)]
         readings = self.recognizer.read_quads(frame, quads)
-        if self.draw_roi is None:
-            backs = [r for r in readings if r.confidence < 0.05]
-            if backs and self.tracker.flipped:
-                self.draw_roi = _around(backs[0].quad.pts, frame.shape, 0.6)
-        readings = [r for r in readings if r.confidence >= 0.05 or not self.tracker.flipped]
         self._overlay = readings
         return [Seen(r.card, r.confidence, r.quad.pts) for r in readings]
+
+    def _first_look(self, frame: np.ndarray) -> list[Seen]:
+        """Before any reference: cards that read as faces are the pile's top; a card-shaped outline
+        that reads as no face with confidence is the draw pile (a card back)."""
+        readings = self.recognizer.read(frame)
+        faces = [r for r in readings if r.confidence >= CONFIRM_THRESHOLD]
+        backs = [r for r in readings if r.confidence < CONFIRM_THRESHOLD]
+        if self.draw_roi is None and backs:
+            self.draw_roi = _around(backs[0].quad.pts, frame.shape, 0.15)
+        self._overlay = faces
+        return [Seen(r.card, r.confidence, r.quad.pts) for r in faces[:1]]
 
     def _draw_hint(self, t: float, motion: np.ndarray) -> list[dict]:
         if self.draw_roi is None:
@@ -177,6 +188,26 @@ class TablePipeline:
                         0.45, (255, 255, 255), 1, cv2.LINE_AA)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])
         return buf.tobytes() if ok else b""
+
+
+def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500) -> list:
+    """Card outlines among the pixels that changed between two resting views of the table: a card
+    put on a messy pile is exactly the part of the picture that is new."""
+    from .locate import Quad, _quad_from_contour
+    diff = cv2.absdiff(before, after).max(axis=2)
+    diff = cv2.GaussianBlur(diff, (5, 5), 0)
+    mask = (diff > 40).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < min_area:
+            continue
+        got = _quad_from_contour(c)
+        if got is not None and got[1] >= 0.3:
+            out.append(Quad(got[0], max(got[1], 0.7)))
+    return out
 
 
 def _inside(p, roi) -> bool:
