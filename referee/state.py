@@ -115,7 +115,9 @@ class TableState:
         if count <= 0:
             return
         if count > self.drawable():
-            raise Illegal(f"only {self.drawable()} cards are left to draw, not {count}")
+            left = self.drawable()
+            raise Illegal(f"only {left} card{'' if left == 1 else 's'} {'is' if left == 1 else 'are'} "
+                          f"left to draw, not {count}")
         if count > self.draw_count:
             self.reshuffle()
         self.draw_count -= count
@@ -139,13 +141,20 @@ class TableState:
             if cid not in self.deck.counts:
                 raise Illegal(f"{cid!r} is not a card of the {self.deck.id} deck")
             wanted[cid] = wanted.get(cid, 0) + 1
+        known = self.known[seat]
+        from_unknown = 0     # cards that must come from the part of the hand whose faces are unknown
         for cid, n in wanted.items():
-            possible = self.known[seat].get(cid, 0) + self.unseen(cid)
+            possible = known.get(cid, 0) + self.unseen(cid)
+            from_unknown += max(0, n - known.get(cid, 0))
             if n > possible:
                 copies = self.deck.counts[cid]
                 raise Illegal(f"{self.names[seat]} cannot hold {n} × {cid}: the deck has {copies} "
                               f"and {copies - possible} {'is' if copies - possible == 1 else 'are'} "
                               f"already on the table or in another hand")
+        if from_unknown > self.hand_counts[seat] - sum(known.values()):
+            shown = ", ".join(sorted(c for c, k in known.items() for _ in range(k)))
+            raise Illegal(f"{self.names[seat]}'s hand is known to be {shown}: it cannot hold "
+                          f"{', '.join(cards)}")
 
     def play_from_hand(self, seat: int, cards: list[str]) -> None:
         self.check_in_hand(seat, cards)
