@@ -35,7 +35,8 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1) -> dict:
     inner = white_balance(card_bgr)[my:h - my, mx:w - mx]
     hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
-    coloured = (sat > 90) & (val > 70)
+    # "bright enough" follows the card's own white: a dim room darkens the colours with it
+    coloured = (sat > 80) & (val > max(35.0, 0.3 * float(np.percentile(val, 95))))
     n = max(int(coloured.sum()), 1)
     votes = {c: 0.0 for c in COLOURS}
     for name, (lo, hi) in HUE_BUCKETS:
