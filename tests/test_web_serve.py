@@ -90,3 +90,19 @@ def test_a_made_token_is_printed_and_a_bad_setup_is_refused(tmp_path):
                           "--data", str(tmp_path / "other"), "--players", "Solo"],
                          capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "2 to 10 players" in bad.stderr
+
+
+def test_rule_options_of_a_new_table_come_from_the_command_line(tmp_path):
+    proc, base, _ = start(tmp_path, "--rules", "dino2", "--option", "speed_round=true", "--host-token", TOKEN)
+    try:
+        s = state(base)
+        assert s["rules"] == "dino2" and s["options"]["speed_round"] is True
+        # a speed round deals three cards each (shared/seeds/dino2.txt)
+        assert [p["hand_count"] for p in s["players"]] == [3, 3, 3]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    bad = subprocess.run([sys.executable, "-m", "web", "serve", "--port", "0", "--host", "127.0.0.1",
+                          "--data", str(tmp_path / "other"), "--option", "jokers=4"],
+                         capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2 and "no option jokers" in bad.stderr

@@ -16,6 +16,7 @@ from pathlib import Path
 from referee.store import SQLiteEventStore, StoreError
 
 from .app import create_app
+from .commands.referee_cmds import parse_options
 
 MAIN = "main"
 THREADS = 320             # one per open stream (phones, overlays, camera views) plus requests
@@ -75,12 +76,12 @@ def serve(args) -> int:
         setup = registry.get(MAIN).setup
         print(f"resuming table {MAIN}: {setup.get('rules')}, {', '.join(setup.get('players', []))}, "
               f"{len(registry.get(MAIN).stored)} events from {store.path}")
-        if args.rules or args.players:
-            print("  (--rules and --players only apply when the table is new)")
+        if args.rules or args.players or args.option:
+            print("  (--rules, --players and --option only apply when the table is new)")
     else:
         setup = {"type": "setup", "rules": args.rules or "ono",
                  "players": [p.strip() for p in (args.players or "Ana,Ben,Cy").split(",") if p.strip()],
-                 "dealer": args.dealer, "options": {}}
+                 "dealer": args.dealer, "options": parse_options(args.option)}
         if args.camera:
             setup["camera"] = args.camera
         try:

@@ -7,6 +7,8 @@ def register(sub) -> None:
     p.add_argument("--rules", help="rule set of a new table main (default ono; see `tableref rules`)")
     p.add_argument("--players", help="comma-separated names in clockwise seating order (default Ana,Ben,Cy)")
     p.add_argument("--dealer", type=int, default=0, help="seat index of the dealer of a new table (default 0)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option of a new table (JSON value), e.g. --option points_target=500")
     p.add_argument("--camera", metavar="SRC", help="a camera index, a video file or a stream URL")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole network)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
