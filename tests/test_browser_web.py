@@ -1,10 +1,12 @@
 """The pages in a real browser: headless Chromium (Debian's /usr/bin/chromium) driven by Playwright,
-against a real `tableref serve` on 127.0.0.1. Screenshots go to docs/screenshots/."""
+against a real `tableref serve` on 127.0.0.1. Screenshots go to a temporary folder, or to
+docs/screenshots/ (the README's pictures) when TABLEREF_SCREENSHOTS=docs is set."""
 from __future__ import annotations
 
 import io
 import json
 import os
+import tempfile
 import subprocess
 import sys
 import time
@@ -19,7 +21,9 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TOKEN = "browser-test-token"
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+SHOTS = (Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+         if os.environ.get("TABLEREF_SCREENSHOTS") == "docs"
+         else Path(tempfile.gettempdir()) / "tableref-screenshots")
 
 
 class Server:
