@@ -187,7 +187,7 @@ def test_a_revealed_hand_stays_known_so_a_card_not_shown_cannot_be_played():
     g = game_of(*four_on_red(), challenge("Cy"),
                 reveal("Ben", "green-1", "green-2", "yellow-3", "wild", "blue-6", "blue-skip"),
                 draw("Dee"), pass_("Dee"), play("Ana", "blue-1"))
-    assert "was shown" in rejected(g, play("Ben", "blue-7"))      # not among the six shown
+    assert "is known to be" in rejected(g, play("Ben", "blue-7"))   # not among the six shown
     assert g.submit(play("Ben", "blue-6")).accepted
 
 

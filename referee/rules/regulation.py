@@ -110,11 +110,7 @@ class Regulation(UnoFamily):
 
     def check_play(self, st: TableState, seat: int, cards: list[Card], event: dict) -> None:
         super().check_play(st, seat, cards, event)
-        known = st.known[seat]
-        unseen = st.hand_counts[seat] - sum(known.values())
-        if not known.get(cards[0].id) and unseen < 1:   # a hand shown to answer a challenge
-            shown = ", ".join(sorted(c for c, k in known.items() for _ in range(k)))
-            raise Illegal(f"{st.names[seat]}'s hand was shown ({shown}) and holds no {cards[0].id}")
+        # a hand shown to answer a challenge stays known: TableState.check_in_hand refuses cards outside it
         color = st.vars.get("first_discard")
         if color and cards[0].color != color:
             raise Illegal(f"{st.names[seat]} must discard a {color} card after the first draw2, "
