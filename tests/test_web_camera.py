@@ -19,7 +19,8 @@ JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
 
 
 class ScriptedPipeline:
-    """Sees red-5 turned up, then Ben playing red-7, then a malformed event, then waits to stop."""
+    """Sees red-5 turned up, then red-7 played (Ben's turn), an unsure red-9, a draw hint and a
+    malformed event, then waits to stop."""
     made = []
 
     def __init__(self, source, deck):
@@ -31,8 +32,11 @@ class ScriptedPipeline:
     def run(self, on_event, stop_event):
         self.status = {"state": "running", "message": "3 cards seen"}
         self.latest_jpeg = JPEG
-        on_event({"type": "flip", "card": "red-5"})
-        on_event({"type": "play", "player": 1, "cards": ["red-7"]})
+        # the pipeline's own format (docs/vision.md): plays carry no player, the table adds it
+        on_event({"type": "flip", "card": "red-5", "t": 1.0})
+        on_event({"type": "play", "cards": ["red-7"], "confidence": 0.97, "t": 2.0})
+        on_event({"type": "play", "cards": ["red-9"], "confidence": 0.3, "unconfirmed": True, "t": 3.0})
+        on_event({"type": "draw_hint", "t": 3.5})
         on_event({"type": "play"})
         stop_event.wait(10)
 
@@ -88,3 +92,13 @@ def test_a_table_without_camera(tmp_path):
            headers={"Authorization": f"Bearer {TOKEN}"})
     assert c.get("/api/tables/main/camera").get_json()["state"] == "none"
     assert c.get("/api/tables/main/camera.mjpg").status_code == 404
+
+
+def test_vision_events_become_referee_events_only_when_sure():
+    from web.camera import to_referee
+    assert to_referee({"type": "play", "cards": ["red-7"], "t": 2.0}, 1)[0] == {
+        "type": "play", "cards": ["red-7"], "t": 2.0, "player": 1}
+    assert to_referee({"type": "play", "cards": ["red-7"], "unconfirmed": True}, 1)[0] is None
+    assert to_referee({"type": "draw_hint"}, 1)[0] is None
+    assert to_referee({"type": "play", "cards": ["red-7"]}, None)[0] is None
+    assert to_referee({"type": "flip", "card": "red-5"}, None)[0] == {"type": "flip", "card": "red-5"}

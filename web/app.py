@@ -66,4 +66,5 @@ def start_camera(app: Flask, table) -> None:
     except Exception:       # a setup always names known rules once accepted; be safe anyway
         deck = "uno"
     registry = registry_of(app)
-    table.camera = CameraFeed(table.id, str(source), deck, registry.submit).start()
+    table.camera = CameraFeed(table.id, str(source), deck, registry.submit,
+                              lambda: registry.get(table.id).game.to_dict()["current_player"]).start()

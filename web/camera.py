@@ -14,12 +14,32 @@ import time
 log = logging.getLogger("tableref.camera")
 
 
+REFEREE_TYPES = ("flip", "play")
+
+
+def to_referee(event: dict, current_player: int | None) -> tuple[dict | None, str]:
+    """What the table does with one event of the vision pipeline (docs/vision.md): a card play
+    goes to the referee in the name of the player whose turn it is (a jump-in is corrected from
+    a phone), an unconfirmed play and the hints wait for the table, never a guess."""
+    kind = event.get("type")
+    if kind not in REFEREE_TYPES:
+        return None, f"{kind} noted for the table"
+    if event.get("unconfirmed"):
+        return None, f"unconfirmed {event.get('cards')}: waiting for the table to confirm"
+    if kind == "play" and "player" not in event:
+        if current_player is None:
+            return None, "a play seen before the game started"
+        event = {**event, "player": current_player}
+    return event, ""
+
+
 class CameraFeed:
-    def __init__(self, table_id: str, source: str, deck: str, submit):
+    def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None):
         self.table_id = table_id
         self.source = source
         self.deck = deck
         self._submit = submit                 # submit(table_id, event) -> Submission
+        self._current_player = current_player # () -> the seat whose turn it is, or None
         self.pipeline = None
         self.state = "starting"
         self.message = f"opening {source}"
@@ -66,6 +86,10 @@ class CameraFeed:
         from referee.store import StoreError
         from .tables import Stopping, UnknownTable
         self.last_event = event
+        event, why = to_referee(event, self._current_player())
+        if event is None:
+            self.last_reason = why
+            return
         try:
             result = self._submit(self.table_id, event)
         except (MalformedEvent, UnknownTable, StoreError, Stopping) as e:
