@@ -229,15 +229,7 @@ class Regulation(UnoFamily):
         if st.options["penalize_uncaught"] and st.hand_counts[seat] == 1:
             got = st.take_up_to(seat, st.options["call_penalty"])
             note = f"{st.names[seat]} never called {self.call_word} and takes {plural(got, 'penalty card')}"
-            st.vars["notes"] = st.vars.get("notes", ()) + (note,)
-
-    # The window shuts inside another player's play, draw or challenge, whose summary is written
-    # afterwards: the penalty's note is kept in vars and added once the event is done.
-    def handle(self, st: TableState, event: dict) -> None:
-        super().handle(st, event)
-        notes = st.vars.pop("notes", ())
-        if notes:
-            st.summary += "".join(f"; {n}" for n in notes)
+            self.add_note(st, note)
 
     # -- views and checks -------------------------------------------------------------------
     def extra_state(self, st: TableState) -> dict:

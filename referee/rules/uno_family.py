@@ -27,6 +27,19 @@ class UnoFamily(Rules):
               "color": "the player of a wild to name a colour",
               "scoring": "the other players to reveal their hands for scoring", "over": "nothing: the game is over"}
 
+    # Some rulings happen inside another player's event whose summary is written afterwards
+    # (a missed call penalized when the next player plays): they are noted in vars and added to
+    # the summary once the event is done.
+    def handle(self, st: TableState, event: dict) -> None:
+        super().handle(st, event)
+        notes = st.vars.pop("notes", ())
+        if notes:
+            st.summary += "".join(f"; {n}" for n in notes)
+
+    @staticmethod
+    def add_note(st: TableState, note: str) -> None:
+        st.vars["notes"] = st.vars.get("notes", ()) + (note,)
+
     # -- setup ------------------------------------------------------------------------------
     def on_start(self, st: TableState, event: dict) -> None:
         st.phase = "flip"
