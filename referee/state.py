@@ -110,6 +110,20 @@ class TableState:
             self.discard = self.discard[-1:]
             self.effects.append(("reshuffle", moved))
 
+    def turn_up(self, card_id: str) -> None:
+        """The top card of the draw pile is turned face up onto the discard pile."""
+        if self.unseen(card_id) < 1:
+            on_pile = self.discard.count(card_id)
+            if on_pile == self.deck.counts.get(card_id, 0):
+                raise Illegal(f"{card_id} cannot be in the draw pile: "
+                              f"{'it lies' if on_pile == 1 else 'every copy lies'} face up on the discard pile")
+            raise Illegal(f"no {card_id} can be left in the draw pile")
+        if self.draw_count < 1:
+            raise Illegal("the draw pile is empty")
+        self.draw_count -= 1
+        self.discard.append(card_id)
+        self.effects.append(("flip", card_id))
+
     def take(self, seat: int, count: int) -> None:
         """`seat` takes `count` cards from the draw pile, reshuffling the discards when it runs out."""
         if count <= 0:

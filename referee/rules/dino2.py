@@ -101,11 +101,7 @@ class Dino2(Rules):
         if st.phase != "flip":
             raise Illegal("the first card is already turned up")
         card = self.card(st, event["card"])
-        if st.unseen(card.id) < 1:
-            raise Illegal(f"no {card.id} can be left in the draw pile")
-        st.draw_count -= 1
-        st.discard.append(card.id)
-        st.effects.append(("flip", card.id))
+        st.turn_up(card.id)
         # "If it is an action card, its effects do not take place"; a rainbow card names no colour
         st.active_color = card.color
         st.current = st.next_seat(st.dealer)

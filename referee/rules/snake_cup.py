@@ -109,13 +109,7 @@ class SnakeCup(Rules):
     def turn(self, st: TableState, seat: int, card_id: str) -> None:
         self.require_open(st)
         card = self.card(st, card_id)
-        if st.unseen(card.id) < 1:
-            raise Illegal(f"{card.id} cannot be in the draw pile: "
-                          f"{'it lies' if st.deck.counts[card.id] == 1 else 'every copy lies'} "
-                          f"face up on the discard pile")
-        st.draw_count -= 1
-        st.discard.append(card.id)
-        st.effects.append(("flip", card.id))
+        st.turn_up(card.id)
         st.vars["last_card"] = card.id
         st.summary = f"{st.names[seat]} turns {card.id}"
         self.act(st, seat, card)

@@ -51,13 +51,7 @@ class UnoFamily(Rules):
         if st.phase != "flip":
             raise Illegal("the first card is already turned up")
         card = self.card(st, event["card"])
-        if st.unseen(card.id) < 1:
-            raise Illegal(f"no {card.id} can be left in the draw pile")
-        if st.draw_count < 1:
-            raise Illegal("the draw pile is empty")
-        st.draw_count -= 1
-        st.discard.append(card.id)
-        st.effects.append(("flip", card.id))
+        st.turn_up(card.id)
         st.summary = f"{card.id} is turned up"
         self.first_card(st, card)
 
