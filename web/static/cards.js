@@ -58,6 +58,19 @@ const Cards = {
     return s.length <= 2 ? s : s.slice(0, 1).toUpperCase() + s.slice(1);
   },
   // The card as an element; `size` is a CSS width (the height follows the 2:3 shape).
+  // Shows `id` as the top card of `pile`; a card that replaces another plays the landing animation
+  // (not the first one drawn when the page opens).
+  showTop(pile, id) {
+    if (pile.topCard === id) return;
+    const first = pile.topCard === undefined;
+    pile.innerHTML = "";
+    if (id) {
+      const el = this.element(id);
+      if (!first) el.classList.add("landed");
+      pile.appendChild(el);
+    }
+    pile.topCard = id;
+  },
   element(id, size) {
     const card = this.info(id);
     const el = document.createElement("div");

@@ -7,7 +7,6 @@ const panel = document.getElementById("panel");
 panel.classList.add(`pos-${pick("position", ["bottom-right", "bottom-left", "top-right", "top-left", "bottom-center"], "bottom-right")}`,
                     `size-${pick("size", ["s", "m", "l", "xl"], "m")}`, `theme-${pick("theme", ["dark", "light"], "dark")}`);
 const $ = id => document.getElementById(id);
-let lastTop = null;
 
 function render(s) {
   $("turn").textContent = turnWords(s);
@@ -15,16 +14,7 @@ function render(s) {
   const cw = s.direction === "clockwise";
   $("direction").textContent = cw ? "↻ clockwise" : "↺ counter-clockwise";
   $("pending").innerHTML = s.pending_draw ? `<span class="pending">+${s.pending_draw}</span>` : "";
-  if (s.top_card !== lastTop) {
-    const pile = $("pile");
-    pile.innerHTML = "";
-    if (s.top_card) {
-      const el = Cards.element(s.top_card);
-      if (lastTop !== null) el.classList.add("landed");
-      pile.appendChild(el);
-    }
-    lastTop = s.top_card;
-  }
+  Cards.showTop($("pile"), s.top_card);
   const v = s.last_verdict;
   const box = $("verdict");
   box.className = "verdict" + (v && !v.accepted ? " rejected" : "");

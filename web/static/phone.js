@@ -5,7 +5,7 @@
 const TABLE = document.body.dataset.table;
 const TOKEN_KEY = "tableref.host-token";
 const $ = id => document.getElementById(id);
-let state = null, lastCount = -1, lastTop = null, lastVerdictKey = null;
+let state = null, lastCount = -1, lastVerdictKey = null;
 let picked = null, pickColor = null, whoTouched = 0;
 
 // -- the token: out of the address bar into localStorage, at once ------------------------------------
@@ -30,16 +30,7 @@ function render(s) {
   $("direction").innerHTML = `<span class="arrow">${cw ? "↻" : "↺"}</span> ${cw ? "clockwise" : "counter-clockwise"}`;
   $("waiting").textContent = s.waiting_for ? `waiting for ${s.waiting_for}` : "";
 
-  const pile = $("pile");
-  if (s.top_card !== lastTop) {
-    pile.innerHTML = "";
-    if (s.top_card) {
-      const el = Cards.element(s.top_card);
-      if (lastTop !== null) el.classList.add("landed");
-      pile.appendChild(el);
-    }
-    lastTop = s.top_card;
-  }
+  Cards.showTop($("pile"), s.top_card);
 
   $("players").innerHTML = players.map((p, i) => {
     const cls = [i === s.current_player && s.winner === null ? "current" : "", p.out ? "out" : ""].join(" ");
