@@ -158,7 +158,10 @@ def post_event(table_id: str):
         return error(503, f"the event was not stored, so nothing changed; try again ({e})")
     except Stopping as e:
         return error(503, f"{e}; nothing changed")
-    return jsonify(verdict=result.verdict.to_dict(), state=result.state)
+    body = {"verdict": result.verdict.to_dict(), "state": result.state}
+    if result.duplicate:
+        body["duplicate"] = True
+    return jsonify(body)
 
 
 # -- live push ----------------------------------------------------------------------------------------

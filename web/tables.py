@@ -22,6 +22,8 @@ log = logging.getLogger("tableref.web")
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 LOG_TAIL = 12     # entries of the recent-events log pushed with the state
+EVENT_ID = "event_id"   # optional client key: a retried event with a stored key is not applied twice
+EVENT_ID_MAX = 100
 
 
 class UnknownTable(LookupError):
@@ -36,6 +38,7 @@ class Stopping(RuntimeError):
 class Submission:
     verdict: Verdict
     state: dict
+    duplicate: bool = False                     # the event_id was stored before: nothing changed
 
 
 @dataclass
@@ -49,6 +52,13 @@ class Table:
     message: str = ""                           # the latest pushed payload, JSON text
     message_id: int = 0                         # its event_count, the SSE id
     camera: object | None = None                # a web.camera.CameraFeed when one runs
+    event_ids: dict[str, int] = field(default_factory=dict)   # stored event_id -> its place in the log (1, 2, ...)
+
+    def remember(self, event: dict) -> None:
+        """Notes a stored event (the last of `stored`) under its client key, if it has one."""
+        key = event.get(EVENT_ID)
+        if isinstance(key, str):
+            self.event_ids.setdefault(key, len(self.stored))
 
     @property
     def setup(self) -> dict:
@@ -83,7 +93,10 @@ class TableRegistry:
     def _load(self, table_id: str) -> Table:
         stored = self.store.events(table_id)
         game = Game.replay(stored)
-        table = Table(table_id, game, list(stored))
+        table = Table(table_id, game, [])
+        for event in stored:
+            table.stored.append(event)
+            table.remember(event)
         payload = table.payload()
         table.message, table.message_id = json.dumps(payload), payload["event_count"]
         self.tables[table_id] = table
@@ -107,6 +120,7 @@ class TableRegistry:
         if self.stopping.is_set():
             raise Stopping("the server is shutting down")
         validate(event)
+        check_event_id(event)
         table = self.tables.get(table_id)
         if table is None:
             table = self._create(table_id, event)
@@ -114,6 +128,14 @@ class TableRegistry:
         with table.lock:
             if table_id not in self.tables:        # a setup that lost the race to create it
                 created = True
+            key = event.get(EVENT_ID)
+            if key is not None and key in table.event_ids:
+                # A client retrying an event whose answer it never got (a dropped connection, a
+                # restarted server): it was stored, so it is acknowledged again, never applied twice.
+                n = table.event_ids[key]
+                verdict = Verdict(table.game.submitted, event["type"], True,
+                                  f"already stored as event {n} of this table (event_id {key!r}); nothing changed")
+                return Submission(verdict, table.game.to_dict(), duplicate=True)
             verdict = table.game.submit(event)
             if verdict.accepted:
                 try:
@@ -123,6 +145,7 @@ class TableRegistry:
                     table.game = Game.replay(table.stored)
                     raise
                 table.stored.append(event)
+                table.remember(event)
             if created:
                 if not verdict.accepted:
                     return Submission(verdict, table.game.to_dict())
@@ -184,6 +207,14 @@ class TableRegistry:
                 table.camera.stop()
             with table.changed:
                 table.changed.notify_all()
+
+
+def check_event_id(event: dict) -> None:
+    key = event.get(EVENT_ID)
+    if key is None:
+        return
+    if not isinstance(key, str) or not 1 <= len(key) <= EVENT_ID_MAX or not key.isprintable():
+        raise MalformedEvent(f"{EVENT_ID} must be a string of 1 to {EVENT_ID_MAX} printable characters")
 
 
 __all__ = ["MalformedEvent", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "UnknownTable"]
