@@ -8,6 +8,7 @@ methods when one machine is not enough.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -39,6 +40,7 @@ class SQLiteEventStore(EventStore):
     def __init__(self, path: str | Path):
         self.path = str(path)
         self._lock = threading.Lock()
+        self._db = None
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -47,9 +49,31 @@ class SQLiteEventStore(EventStore):
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, "
                              "body TEXT NOT NULL, PRIMARY KEY (table_id, seq))")
-            self._db.execute("PRAGMA quick_check").fetchone()
+            check = self._db.execute("PRAGMA quick_check").fetchone()
+            if check != ("ok",):
+                raise sqlite3.DatabaseError(f"the file is damaged ({check[0]})")
+            # A write that changes nothing: a read-only file or disk is refused now, at start,
+            # not at the first event of the game.
+            (version,) = self._db.execute("PRAGMA user_version").fetchone()
+            self._db.execute(f"PRAGMA user_version = {int(version)}")
         except (sqlite3.DatabaseError, OSError) as e:
-            raise StoreError(f"cannot open the event store {self.path}: {e}") from e
+            if self._db is not None:
+                self._db.close()     # no handle left open on a file we refuse
+            raise StoreError(f"cannot open the event store {self.path}: {e}{self._why_not(e)}") from e
+
+    def _why_not(self, error: Exception) -> str:
+        """A hint in words for the usual causes of an open that failed."""
+        folder = Path(self.path).parent
+        if self.path == ":memory:":
+            return ""
+        if "readonly" in str(error) or "Read-only" in str(error) or (folder.is_dir() and not os.access(folder, os.W_OK)) or \
+                (Path(self.path).exists() and not os.access(self.path, os.W_OK)):
+            return " (the store's file or folder is read-only: give tableref a writable --data folder)"
+        if "not a database" in str(error) or "malformed" in str(error) or "damaged" in str(error):
+            return " (the file is not a tableref store or is damaged: move it away and restore a backup)"
+        if "full" in str(error):
+            return " (the disk is full: free some space)"
+        return ""
 
     def append(self, table: str, event: dict) -> int:
         body = json.dumps(event, separators=(",", ":"), sort_keys=True)
@@ -62,8 +86,13 @@ class SQLiteEventStore(EventStore):
                 self._db.execute("COMMIT")
             except (sqlite3.DatabaseError, OSError) as e:
                 if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise StoreError(f"the event was not stored: {e}") from e
+                    try:
+                        self._db.execute("ROLLBACK")
+                    except sqlite3.DatabaseError:
+                        pass         # SQLite rolls back a failed write itself; the journal keeps the file whole
+                hint = " (the disk is full)" if "full" in str(e) else \
+                       " (the store's file became read-only)" if "readonly" in str(e) else ""
+                raise StoreError(f"the event was not stored: {e}{hint}") from e
         return seq
 
     def events(self, table: str) -> list[dict]:
