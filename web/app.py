@@ -8,6 +8,7 @@ config keys (all optional):
   PUBLIC_URL    the address phones use to reach the server (links and QR codes); default: the
                 address of the request
   CAMERAS       {table id: camera source} overriding the source in a table's setup
+  CAMERA_SPEED  how fast a video file source plays as a live camera (1.0: its own speed)
   HEARTBEAT_S   seconds between SSE heartbeat comments (15)
 """
 from __future__ import annotations
@@ -67,4 +68,5 @@ def start_camera(app: Flask, table) -> None:
         deck = "uno"
     registry = registry_of(app)
     table.camera = CameraFeed(table.id, str(source), deck, registry.submit,
-                              lambda: registry.get(table.id).game.to_dict()["current_player"]).start()
+                              lambda: registry.get(table.id).game.to_dict()["current_player"],
+                              speed=app.config.get("CAMERA_SPEED", 1.0)).start()

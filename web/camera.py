@@ -4,6 +4,10 @@ the table through the same door as the phones (TableRegistry.submit).
 The vision package is imported only when a camera is asked for, so the server starts on a machine
 without OpenCV or a model; when the import or the pipeline fails, the server keeps running and
 `status()` says why (GET /api/tables/<id>/camera).
+
+A video file is played like a live camera (LiveVideo): at its own speed (or `speed` times it),
+and when recognition falls behind, the frames whose moment has passed are skipped, as a camera
+delivers only its latest picture; the pipeline's settle timing runs on the video's own clock.
 """
 from __future__ import annotations
 
@@ -33,11 +37,83 @@ def to_referee(event: dict, current_player: int | None) -> tuple[dict | None, st
     return event, ""
 
 
+class LiveVideo:
+    """A video file as a live camera, with the interface of vision.camera.FrameSource
+    (`frames(stop)` yielding (video time in s, BGR frame), `close()`).
+
+    Each frame is due at its video time divided by `speed`, counted from the first frame. A frame
+    whose successor is already due by the time it would be decoded is skipped with `grab()` (no
+    decoding), so a slow reader sees the newest frame instead of falling further behind."""
+
+    def __init__(self, path: str, speed: float = 1.0, on_status=lambda state, message: None,
+                 max_width: int = 640):
+        if speed <= 0:
+            raise ValueError(f"speed must be above 0, got {speed}")
+        self.path, self.speed, self.on_status, self.max_width = path, speed, on_status, max_width
+        self.file = True
+        self.frames_read = 0          # delivered to the reader
+        self.frames_dropped = 0       # skipped because the reader was busy when they were due
+        self._cap = None
+        self._start: float | None = None
+
+    def now(self) -> float | None:
+        """The video time being shown now (None before the first frame)."""
+        if self._start is None:
+            return None
+        return (time.monotonic() - self._start) * self.speed
+
+    def frames(self, stop=lambda: False):
+        import cv2
+        self._cap = cap = cv2.VideoCapture(self.path)
+        if not cap.isOpened():
+            self.on_status("error", f"cannot open video {self.path}")
+            return
+        fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+        self.on_status("running", f"playing {self.path} as a live camera at {self.speed:g}x")
+        self._start = time.monotonic()
+        index = 0
+        while not stop():
+            # Skip what is already stale: frame index+1 is due, so frame index would be late.
+            while (index + 1) / fps <= self.now():
+                if not cap.grab():
+                    self.on_status("ended", f"end of {self.path}")
+                    return
+                index += 1
+                self.frames_dropped += 1
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                self.on_status("ended", f"end of {self.path}")
+                return
+            t = index / fps
+            index += 1
+            wait = t - self.now()
+            if wait > 0:
+                time.sleep(wait / self.speed)
+            if frame.shape[1] > self.max_width:
+                s = self.max_width / frame.shape[1]
+                frame = cv2.resize(frame, (self.max_width, int(round(frame.shape[0] * s))),
+                                   interpolation=cv2.INTER_AREA)
+            self.frames_read += 1
+            yield t, frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+def is_video_file(source: str) -> bool:
+    from pathlib import Path
+    return "://" not in source and not source.isdigit() and Path(source).is_file()
+
+
 class CameraFeed:
-    def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None):
+    def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None,
+                 speed: float = 1.0):
         self.table_id = table_id
         self.source = source
         self.deck = deck
+        self.speed = speed                    # of a video file played as a live camera
         self._submit = submit                 # submit(table_id, event) -> Submission
         self._current_player = current_player # () -> the seat whose turn it is, or None
         self.pipeline = None
@@ -64,7 +140,11 @@ class CameraFeed:
             self._fail("unavailable", f"the vision pipeline cannot be loaded: {type(e).__name__}: {e}")
             return
         try:
-            self.pipeline = TablePipeline(self._source_arg(), self.deck)
+            if is_video_file(self.source):
+                self.pipeline = TablePipeline(self.source, self.deck, realtime=False)
+                self.pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
+            else:
+                self.pipeline = TablePipeline(self._source_arg(), self.deck)
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
         except Exception as e:
@@ -76,6 +156,14 @@ class CameraFeed:
     def _source_arg(self):
         # A camera index is given as digits on the command line; the pipeline wants an int then.
         return int(self.source) if str(self.source).isdigit() else self.source
+
+    def _pipeline_status(self, state: str, message: str) -> None:
+        self.pipeline.status = {"state": state, "message": message}
+
+    def clock(self) -> float | None:
+        """The video time a video file is showing now; None for a live camera or before it starts."""
+        now = getattr(getattr(self.pipeline, "source", None), "now", None)
+        return now() if callable(now) else None
 
     def _fail(self, state: str, message: str) -> None:
         self.state, self.message = state, message
@@ -106,8 +194,17 @@ class CameraFeed:
 
     def status(self) -> dict:
         pipeline_status = getattr(self.pipeline, "status", None) if self.pipeline is not None else None
-        return {"source": self.source, "deck": self.deck, "state": self.state, "message": self.message,
-                "pipeline": pipeline_status if isinstance(pipeline_status, dict) else None,
+        if not isinstance(pipeline_status, dict):
+            pipeline_status = None
+        state, message = self.state, self.message
+        if state == "running" and pipeline_status and pipeline_status.get("state") in ("reconnecting", "error"):
+            # A camera that is not there (or dropped out) is retried; say so rather than "running".
+            state, message = pipeline_status["state"], pipeline_status.get("message", message)
+        source = getattr(self.pipeline, "source", None)
+        frames = ({"read": source.frames_read, "dropped": source.frames_dropped}
+                  if isinstance(source, LiveVideo) else None)
+        return {"source": self.source, "deck": self.deck, "state": state, "message": message,
+                "pipeline": pipeline_status, "frames": frames,
                 "events_sent": self.events_sent, "last_event": self.last_event,
                 "last_result": self.last_reason, "has_frame": self.latest_jpeg is not None}
 

@@ -47,8 +47,29 @@ def host_token(given: str | None) -> tuple[str, bool]:
     return secrets.token_urlsafe(24), True
 
 
-def serve(args) -> int:
+def camera_problem(source: str | None) -> str | None:
+    """Why a --camera source cannot be right, before anything starts: a name that is neither a
+    camera index nor a URL must be an existing video file. (A camera index that has no camera
+    behind it is not refused: the feed keeps retrying and its status says so.)"""
+    if not source or source.isdigit() or "://" in source:
+        return None
+    path = Path(source)
+    if path.is_dir():
+        return f"--camera {source} is a folder; give a camera index (0), a video file or a stream URL"
+    if not path.exists():
+        return f"--camera {source}: no such video file (a camera is given by its index, e.g. 0, a stream by its URL)"
+    return None
+
+
+def serve(args, setup: dict | None = None, on_ready=None) -> int:
+    """Runs the server until SIGTERM/SIGINT. `setup` is the first event of a new table main (default:
+    from --rules, --players, --dealer, --option); `on_ready(app, registry)` runs once the links are
+    printed (the demo starts its table there)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    problem = camera_problem(args.camera)
+    if problem:
+        print(f"tableref: {problem}", file=sys.stderr)
+        return 2
     token, made = host_token(args.host_token)
     try:
         store = SQLiteEventStore(Path(args.data) / "tableref.sqlite3")
@@ -68,7 +89,8 @@ def serve(args) -> int:
     port = server.effective_port
     base = f"http://{public_host(args.host)}:{port}"
     app = create_app({"STORE": store, "HOST_TOKEN": token, "PUBLIC_URL": base,
-                      "CAMERAS": {MAIN: args.camera} if args.camera else {}})
+                      "CAMERAS": {MAIN: args.camera} if args.camera else {},
+                      "CAMERA_SPEED": getattr(args, "speed", 1.0)})
     late.app = app
     registry = app.extensions["tableref"]
 
@@ -79,9 +101,10 @@ def serve(args) -> int:
         if args.rules or args.players or args.option:
             print("  (--rules, --players and --option only apply when the table is new)")
     else:
-        setup = {"type": "setup", "rules": args.rules or "ono",
-                 "players": [p.strip() for p in (args.players or "Ana,Ben,Cy").split(",") if p.strip()],
-                 "dealer": args.dealer, "options": parse_options(args.option)}
+        setup = dict(setup) if setup else {
+            "type": "setup", "rules": args.rules or "ono",
+            "players": [p.strip() for p in (args.players or "Ana,Ben,Cy").split(",") if p.strip()],
+            "dealer": args.dealer, "options": parse_options(args.option)}
         if args.camera:
             setup["camera"] = args.camera
         try:
@@ -95,7 +118,9 @@ def serve(args) -> int:
         print(f"new table {MAIN}: {result.verdict.reason}")
 
     phone = f"{base}/t/{MAIN}"
-    print_links(phone, base, token, made)
+    print_links(phone, base, token, made, camera=bool(args.camera))
+    if on_ready is not None:
+        on_ready(app, registry)
 
     def stop(signum, frame):
         # End the streams first and keep the loop running while their last bytes go out; the
@@ -128,11 +153,13 @@ def _interrupt_when_drained(registry, limit: float = 3.0) -> None:
     _thread.interrupt_main()
 
 
-def print_links(phone: str, base: str, token: str, made: bool) -> None:
+def print_links(phone: str, base: str, token: str, made: bool, camera: bool = False) -> None:
     import segno
     print()
     print(f"  phones and viewers:  {phone}")
     print(f"  overlay for OBS:     {phone}/overlay   (1920x1080, ?position=&size=&theme=)")
+    if camera:
+        print(f"  camera view:         {phone}/camera   (what the camera sees and reads)")
     print(f"  lobby (more tables): {base}/")
     # The token rides in the fragment: browsers never send it to a server or in a Referer.
     print(f"  host (keep private): {phone}#token={token}")

@@ -9,7 +9,11 @@ def register(sub) -> None:
     p.add_argument("--dealer", type=int, default=0, help="seat index of the dealer of a new table (default 0)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option of a new table (JSON value), e.g. --option points_target=500")
-    p.add_argument("--camera", metavar="SRC", help="a camera index, a video file or a stream URL")
+    p.add_argument("--camera", metavar="SRC",
+                   help="a camera index (0 is the first webcam), a video file (played as a live camera) "
+                        "or a stream URL (a phone camera app's MJPEG or RTSP address)")
+    p.add_argument("--speed", type=float, default=1.0,
+                   help="with a video file as the camera: play it this many times its own speed (default 1)")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole network)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--data", default="data", help="folder of the event store (default ./data)")
