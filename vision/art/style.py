@@ -42,6 +42,8 @@ WILD_BLACK = (22, 22, 24)
 @dataclass(frozen=True)
 class Style:
     shape: str = "oval"            # "oval", "circle" or "none": the white centre shape
+    shape_fill: str = "white"      # "white": a white shape, symbol in the card's colour; "ring": only
+                                   # a white outline, white symbol on the colour (Mattel's 2018 print)
     shape_angle: float = 32.0      # degrees the oval leans to the right (0 = upright)
     shape_scale: float = 1.0       # size of the centre shape relative to the canonical one
     font: str = FONTS[0]
@@ -102,6 +104,8 @@ def random_style(rng: random.Random, colors: dict | None = None) -> Style:
         wear=rng.choice((0.0, rng.uniform(0.0, 0.5), rng.uniform(0.3, 1.0))),
         gloss=rng.choice((0.0, rng.uniform(0.0, 0.25))),
         seed=rng.getrandbits(32),
+        # drawn last, so the fields above keep the values earlier seeds gave them
+        shape_fill="ring" if rng.random() < 0.35 else "white",
     )
 
 

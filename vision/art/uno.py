@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from .draw import (arrow_polygon, ellipse_points, paste_center, rotate_points, rounded_mask, rounded_rect,
                    text_image)
@@ -181,15 +181,19 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
         else:
             r = fw * 0.42 * style.shape_scale
             ld.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
+        ring = style.shape_fill == "ring" and not wild
+        if ring:  # keep only a band along the shape's edge: erode the filled shape, subtract
+            from PIL import ImageFilter
+            band = max(3, int(fw * 0.035)) | 1
+            layer = ImageChops.subtract(layer, layer.filter(ImageFilter.MinFilter(band)))
         clip = Image.new("L", (w, h), 0)
         ImageDraw.Draw(clip).rounded_rectangle([int(v) for v in fbox], radius=int(inner_r), fill=255)
-        from PIL import ImageChops
         layer = ImageChops.multiply(layer, clip)
         img.paste(Image.new("RGBA", (w, h), _rgba(style.paper)), (0, 0), layer)
 
     # the central symbol
     outline = style.stroke
-    if shape == "none" or wild:
+    if shape == "none" or wild or style.shape_fill == "ring":
         sym_fill = WHITE
         outline = max(outline, 0.03)
     else:

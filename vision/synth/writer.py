@@ -50,26 +50,51 @@ def yolo_lines(labels: dict, names: tuple[str, ...]) -> list[str]:
     return lines
 
 
+OBB_NAMES = ("card", "back")  # the card detector's classes: a face up card, a card back
+OBB_MIN_VISIBLE = 0.5
+
+
+def obb_lines(labels: dict) -> list[str]:
+    """YOLO OBB lines (class x1 y1 .. x4 y4, 0..1) of the cards a detector should find: faces and
+    backs with at least half their area in view. The corners are clipped to the frame, so a card
+    running off the edge is labelled by the part in view."""
+    w, h = labels["width"], labels["height"]
+    lines = []
+    for c in labels["cards"]:
+        if c["visible"] < OBB_MIN_VISIBLE:
+            continue
+        q = np.clip(np.array(c["quad"], np.float64), 0, [w, h]) / [w, h]
+        if np.ptp(q[:, 0]) * w < 4 or np.ptp(q[:, 1]) * h < 4:
+            continue
+        cls = 1 if c["card"] == "back" else 0
+        lines.append(" ".join([str(cls)] + [f"{v:.6f}" for v in q.ravel()]))
+    return lines
+
+
 def split_of(i: int, val_fraction: float) -> str:
     return "val" if int((i + 1) * val_fraction) > int(i * val_fraction) else "train"
 
 
 def _one(job):
-    deck, seed, i, imgsz, out, val_fraction = job
+    deck, seed, i, imgsz, out, val_fraction, task = job
     jpeg, labels = make_scene(deck, seed, i, imgsz)
     split = split_of(i, val_fraction)
     stem = f"{i:06d}"
     base = Path(out)
     (base / "images" / split / f"{stem}.jpg").write_bytes(jpeg)
-    names = class_names(deck)
-    lines = yolo_lines(labels, names)
+    lines = obb_lines(labels) if task == "obb" else yolo_lines(labels, class_names(deck))
     (base / "labels" / split / f"{stem}.txt").write_text("".join(line + "\n" for line in lines))
     labels["image"] = f"images/{split}/{stem}.jpg"
     (base / "meta" / split / f"{stem}.json").write_text(json.dumps(labels, separators=(",", ":")))
     return split, len(lines)
 
 
-def data_yaml(deck: str, out: Path) -> str:
+def data_yaml(deck: str, out: Path, task: str = "pose") -> str:
+    if task == "obb":
+        lines = [f"# tableref synth --deck {deck} --task obb: oriented boxes of card faces and backs",
+                 f"path: {out.resolve()}", "train: images/train", "val: images/val",
+                 f"nc: {len(OBB_NAMES)}", "names:"] + [f"  {i}: {n}" for i, n in enumerate(OBB_NAMES)]
+        return "\n".join(lines) + "\n"
     names = class_names(deck)
     lines = [f"# tableref synth --deck {deck}: YOLO pose, 4 corner keypoints per card (TL, TR, BR, BL of the art)",
              f"path: {out.resolve()}", "train: images/train", "val: images/val",
@@ -97,13 +122,13 @@ def contact_sheet(out: Path, stems: list[tuple[str, str]], cols=6, tile=(320, 24
 
 
 def write_dataset(deck: str, out: str, n: int, seed: int = 0, imgsz: int = 640, val_fraction: float = 0.1,
-                  workers: int = 2, contact: int = 24) -> dict:
+                  workers: int = 2, contact: int = 24, task: str = "pose") -> dict:
     base = Path(out)
     for sub in ("images", "labels", "meta"):
         for split in ("train", "val"):
             (base / sub / split).mkdir(parents=True, exist_ok=True)
-    (base / "data.yaml").write_text(data_yaml(deck, base))
-    jobs = [(deck, seed, i, imgsz, str(base), val_fraction) for i in range(n)]
+    (base / "data.yaml").write_text(data_yaml(deck, base, task))
+    jobs = [(deck, seed, i, imgsz, str(base), val_fraction, task) for i in range(n)]
     if workers > 1 and n > 1:
         with get_context("fork" if os.name == "posix" else "spawn").Pool(workers) as pool:
             results = pool.map(_one, jobs, chunksize=max(1, min(16, n // (workers * 4) or 1)))

@@ -22,6 +22,9 @@ def register(sub) -> None:
     p.add_argument("--imgsz", type=int, default=640, help="longer image side in pixels")
     p.add_argument("--val", type=float, default=0.1, help="fraction of images in the val split")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--task", choices=("pose", "obb"), default="pose",
+                   help="labels: pose (a class per card id, 4 corner keypoints) or obb "
+                        "(oriented boxes of card faces and backs, for the card detector)")
     p.set_defaults(run=run_synth)
 
 
@@ -56,7 +59,7 @@ def run_synth(args) -> int:
     from vision.synth.writer import write_dataset
     t0 = time.perf_counter()
     summary = write_dataset(args.deck, args.out, args.images, seed=args.seed, imgsz=args.imgsz,
-                            val_fraction=args.val, workers=args.workers)
+                            val_fraction=args.val, workers=args.workers, task=args.task)
     dt = time.perf_counter() - t0
     print(f"wrote {summary['images']} images, {summary['cards']} card labels to {args.out} "
           f"in {dt:.1f} s ({summary['images'] / dt:.1f} images/s); contact sheet {summary['contact']}")

@@ -1,0 +1,147 @@
+"""Stage 1, learned: the card detector (models/card-detector.onnx) finds card faces and backs as
+oriented boxes, on any table; a white-border contour inside each box then sharpens the box into
+the card's own quadrilateral (perspective makes a card a trapezoid, which a box only approximates).
+
+The model is a YOLO11n-OBB trained by vision/detector_train.py on synthetic scenes; it runs here
+under onnxruntime with our own letterbox and decoding, so the product needs no torch.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .errors import ModelError
+from .locate import CARD_ASPECT, Quad, _quad_from_contour, order_corners, quad_iou, whiteness_mask
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODELS / "card-detector.onnx"
+CLASSES = ("card", "back")
+
+
+@dataclass
+class Detection:
+    quad: Quad             # corners in frame pixels (refined where the border was found)
+    kind: str              # "card" (a face) or "back"
+    score: float           # the detector's confidence
+    refined: bool          # True when the quad comes from the card's border, not the box
+
+
+def box_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    """The 4 corners of a rotated box (angle in radians, as ultralytics' OBB head gives it)."""
+    c, s = np.cos(angle), np.sin(angle)
+    dx = np.array([w / 2 * c, w / 2 * s])
+    dy = np.array([-h / 2 * s, h / 2 * c])
+    ctr = np.array([cx, cy])
+    return np.stack([ctr - dx - dy, ctr + dx - dy, ctr + dx + dy, ctr - dx + dy]).astype(np.float32)
+
+
+class CardDetector:
+    def __init__(self, path: str | Path = DEFAULT_MODEL, threads: int = 2):
+        path = Path(path)
+        if not path.is_file():
+            raise ModelError(f"card detector model not found: {path} (train one with "
+                             f"`tableref train --detector`, see models/README.md)")
+        try:
+            import onnxruntime as ort
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads
+            opts.log_severity_level = 3
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except ImportError as e:
+            raise ModelError("the card detector needs onnxruntime: pip install onnxruntime") from e
+        except Exception as e:  # onnxruntime raises its own types for a damaged file
+            raise ModelError(f"card detector model {path} cannot be loaded ({e.__class__.__name__}: "
+                             f"{str(e).splitlines()[0][:200]}); retrain it or restore it from git") from e
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.size = int(inp.shape[-1])
+        card = path.with_suffix(".json")
+        self.info = json.loads(card.read_text()) if card.is_file() else {}
+
+    def _letterbox(self, bgr: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
+        h, w = bgr.shape[:2]
+        r = self.size / max(h, w)
+        nw, nh = round(w * r), round(h * r)
+        img = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+        top, left = (self.size - nh) // 2, (self.size - nw) // 2
+        canvas = np.full((self.size, self.size, 3), 114, np.uint8)
+        canvas[top:top + nh, left:left + nw] = img
+        x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        return np.ascontiguousarray(x), r, (left, top)
+
+    def boxes(self, bgr: np.ndarray, conf: float = 0.35, iou: float = 0.5) -> list[tuple[np.ndarray, str, float]]:
+        """Raw oriented boxes: (4x2 corners in frame pixels, class, score), best first."""
+        x, r, (left, top) = self._letterbox(bgr)
+        out = self.session.run(None, {self.input_name: x})[0][0]      # (4 + classes + 1, anchors)
+        nc = len(CLASSES)
+        scores = out[4:4 + nc]
+        cls = scores.argmax(0)
+        best = scores.max(0)
+        keep = np.flatnonzero(best >= conf)
+        if keep.size == 0:
+            return []
+        cx, cy, w, h = out[0, keep], out[1, keep], out[2, keep], out[3, keep]
+        ang = out[4 + nc, keep]
+        rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
+                 for a, b, c, d, t in zip(cx, cy, w, h, ang)]
+        picked = cv2.dnn.NMSBoxesRotated(rects, best[keep].astype(float).tolist(), conf, iou)
+        dets = []
+        for i in np.array(picked).reshape(-1):
+            k = keep[i]
+            pts = box_corners(out[0, k], out[1, k], out[2, k], out[3, k], out[4 + nc, k])
+            pts = (pts - np.array([left, top], np.float32)) / r
+            dets.append((pts, CLASSES[int(cls[k])], float(best[k])))
+        dets.sort(key=lambda d: -d[2])
+        return dets
+
+    def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True) -> list[Detection]:
+        out = []
+        for pts, kind, score in self.boxes(bgr, conf):
+            quad, refined = order_corners(pts), False
+            if refine:
+                better = refine_quad(bgr, quad)
+                if better is not None:
+                    quad, refined = better, True
+            out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined))
+        return out
+
+
+def _box_shape_score(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    aspect = max(a, b) / max(min(a, b), 1.0)
+    return float(np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.25))
+
+
+def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.15, min_iou: float = 0.75) -> np.ndarray | None:
+    """The card's border quadrilateral inside (a margin around) a detected box, or None when no
+    white-bordered card shape there agrees with the box. Searching only near the box keeps the
+    table's own bright patches out of the way."""
+    h, w = bgr.shape[:2]
+    c = box.mean(axis=0)
+    grown = c + (box - c) * (1 + pad)
+    x0, y0 = np.floor(grown.min(0)).astype(int).clip(0, [w - 1, h - 1])
+    x1, y1 = np.ceil(grown.max(0)).astype(int).clip(1, [w, h])
+    if x1 - x0 < 12 or y1 - y0 < 12:
+        return None
+    crop = bgr[y0:y1, x0:x1]
+    mask = whiteness_mask(crop)
+    # only what lies inside the grown box counts: the crop's corners belong to the table
+    roi = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(roi, np.round(grown - [x0, y0]).astype(np.int32), 255)
+    mask = cv2.morphologyEx(mask & roi, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best, best_iou = None, min_iou
+    for cnt in contours:
+        got = _quad_from_contour(cnt)
+        if got is None:
+            continue
+        q = got[0] + np.array([x0, y0], np.float32)
+        i = quad_iou(q, box)
+        if i > best_iou:
+            best, best_iou = order_corners(q), i
+    return best

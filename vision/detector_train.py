@@ -1,0 +1,86 @@
+"""Train the card detector (stage 1 of the recognizer) with ultralytics, from a model yaml.
+
+The detector finds card faces and card backs as oriented boxes (YOLO OBB, two classes), on any
+print and any deck: it never learns card identities, which the symbol classifier and the colour
+reader do on the rectified card. Its data is `tableref synth --task obb` scenes of all four decks'
+art on procedural tables. Nothing is downloaded: the network starts from `yolo11n-obb.yaml`,
+ultralytics runs offline with its settings in build/, and the result is exported to ONNX, which
+is what the product runs (vision/detector.py, onnxruntime; no torch at run time).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BUILD = REPO / "build" / "detector"
+MODEL_YAML = "yolo11n-obb.yaml"
+# Scenes per deck: the decks the product reads, UNO-family prints weighted most.
+DECK_SHARE = {"ono": 0.35, "uno": 0.25, "dino2": 0.2, "snake-cup": 0.2}
+
+
+def offline_ultralytics(build: Path = BUILD) -> None:
+    """Points ultralytics at a settings folder inside build/ with a font of ours, so that nothing
+    tries the network (no hub, no font download, no update check)."""
+    cfg = build / "ultralytics-config"
+    (cfg / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    font = cfg / "Ultralytics" / "Arial.ttf"
+    if not font.exists():
+        shutil.copy(REPO / "vision" / "art" / "fonts" / "LiberationSans-Bold.ttf", font)
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg)
+    os.environ["YOLO_OFFLINE"] = "true"
+
+
+def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: int = 2, log=print) -> Path:
+    """Renders the synthetic scenes (once per arguments) and writes a data yaml over all decks."""
+    from vision.synth.writer import OBB_NAMES, write_dataset
+
+    root = build / f"data-{images}-{imgsz}-{seed}"
+    parts = []
+    for k, (deck, share) in enumerate(DECK_SHARE.items()):
+        n = max(1, round(images * share))
+        out = root / deck
+        if not (out / "data.yaml").exists():
+            t0 = time.time()
+            write_dataset(deck, str(out), n, seed=seed + k, imgsz=imgsz, workers=workers, task="obb")
+            log(f"rendered {n} {deck} scenes in {time.time() - t0:.0f} s")
+        parts.append(out)
+    lines = ["# card detector data: tableref synth --task obb scenes of every deck",
+             "train:"] + [f"  - {p / 'images' / 'train'}" for p in parts] + \
+            ["val:"] + [f"  - {p / 'images' / 'val'}" for p in parts] + \
+            [f"nc: {len(OBB_NAMES)}", "names:"] + [f"  {i}: {n}" for i, n in enumerate(OBB_NAMES)]
+    yaml = root / "data.yaml"
+    yaml.write_text("\n".join(lines) + "\n")
+    return yaml
+
+
+def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
+          out: Path = REPO / "models" / "card-detector.onnx", command: str = "", log=print) -> dict:
+    """Trains from scratch, exports ONNX to `out` and writes `out`.json with the metrics."""
+    offline_ultralytics()
+    data = make_data(images, imgsz, seed, log=log)
+    from ultralytics import YOLO  # imported after the offline settings are in place
+
+    model = YOLO(MODEL_YAML)
+    t0 = time.time()
+    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
+                workers=0, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
+                degrees=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5),
+                project=str(BUILD / "runs"), name=f"obb-{images}-{epochs}-{imgsz}", exist_ok=True,
+                verbose=False)
+    seconds = time.time() - t0
+    metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", workers=0, plots=False,
+                        verbose=False)
+    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(onnx_path, out)
+    card = {"command": command, "model_yaml": MODEL_YAML, "images": images, "epochs": epochs,
+            "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
+            "names": ["card", "back"],
+            "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4)}
+    out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
+    log(json.dumps(card))
+    return card
