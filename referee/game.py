@@ -16,7 +16,7 @@ from .rules.base import Rules
 from .state import TableState
 
 
-@dataclass
+@dataclass(slots=True)
 class Verdict:
     index: int            # position of the event among those submitted to this Game
     type: str
@@ -62,29 +62,33 @@ class Game:
 
     def _judge(self, event: dict, commit: bool) -> Verdict:
         kind = event["type"]
+        rules = self.rules
         try:
             if kind == "undo":
                 return self._undo(commit)
-            state, rules = self._next_state(event)
+            if kind == "setup":
+                state, rules = self._setup(event)
+            elif self.state is None:
+                raise Illegal("no game yet: the first event is a setup")
+            else:
+                # the rules change a copy: a rejection (raised half-way or not) leaves no trace,
+                # and the previous state object is the exact undo record
+                state = self.state.copy()
+                rules.handle(state, event)
         except Illegal as why:
             return Verdict(self.submitted, kind, False, str(why))
         if commit:
             self._history.append((self.state, self.rules, state.summary))
             self.log.append(event)
-            self.state, self.rules = state, rules
+            self.state = state
+            self.rules = rules
         return Verdict(self.submitted, kind, True, state.summary, state.effects)
 
-    def _next_state(self, event: dict) -> tuple[TableState, Rules]:
-        if event["type"] == "setup":
-            if self.state is not None and self.state.phase != "over":
-                raise Illegal("a game is already under way at this table; finish it or undo its setup")
-            rules = get_rules(event["rules"])
-            return rules.start(event), rules
-        if self.state is None:
-            raise Illegal("no game yet: the first event is a setup")
-        state = self.state.copy()
-        self.rules.handle(state, event)
-        return state, self.rules
+    def _setup(self, event: dict) -> tuple[TableState, Rules]:
+        if self.state is not None and self.state.phase != "over":
+            raise Illegal("a game is already under way at this table; finish it or undo its setup")
+        rules = get_rules(event["rules"])
+        return rules.start(event), rules
 
     def _undo(self, commit: bool) -> Verdict:
         if not self._history:

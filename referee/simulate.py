@@ -202,6 +202,70 @@ def play_one(rules_id: str, players: int, seed: int, options: dict | None, repor
     return game
 
 
+def play_legal(rules_id: str, players: int, seed: int, options: dict | None, report: SimReport,
+               check: bool = True, draw_only_when_stuck: bool = False) -> Game:
+    """One random game where every move is drawn uniformly from `Rules.legal_moves` (the random
+    player of rlcard and python-chess) and submitted to the referee, which validates it in full
+    like any event; a rejection is a violation. `draw_only_when_stuck` restricts the choice to the
+    plays when there are any, as rlcard's UNO does (it only lets a player draw who cannot play)."""
+    rng = random.Random(seed)
+    game = Game()
+    setup = {"type": "setup", "rules": rules_id, "players": [f"P{i}" for i in range(players)],
+             "dealer": rng.randrange(players), "options": options or {}, "seed": seed}
+    verdict = game.submit(setup)
+    if not verdict.accepted:
+        report.violations.append({"game": seed, "event": 0, "problem": f"setup rejected: {verdict.reason}"})
+        return game
+    rules = game.rules
+    table = PhysicalTable(game.state.deck, players, rng)
+    table.carry_out(verdict.effects)
+    hands = table.hands
+    choice = rng.choice
+    submit = game.submit
+    events = 1
+    while True:
+        st = game.state
+        phase = st.phase
+        if phase == "over":
+            break
+        if events >= MAX_EVENTS:
+            report.unfinished += 1
+            break
+        if phase == "flip":
+            event = {"type": "flip", "card": table.draw[-1]}
+        else:
+            moves = rules.legal_moves(st, table.hands)
+            if draw_only_when_stuck:
+                moves = [m for m in moves if m["type"] == "play"] or moves
+            if not moves:
+                report.violations.append({"game": seed, "event": len(game.log), "problem": f"no legal move in phase {phase}"})
+                break
+            event = choice(moves)
+        verdict = submit(event)
+        events += 1
+        if not verdict.accepted:
+            report.violations.append({"game": seed, "event": len(game.log), "last": event,
+                                      "problem": f"a generated legal move was rejected: {verdict.reason}"})
+            break
+        try:
+            table.carry_out(verdict.effects)
+        except (AssertionError, ValueError, IndexError) as e:
+            report.violations.append({"game": seed, "event": len(game.log), "last": event,
+                                      "problem": f"the real table could not carry out {verdict.effects}: {e}"})
+            break
+        if check:
+            problems = check_invariants(game, table)
+            if problems:
+                report.violations.append({"game": seed, "event": len(game.log), "last": event,
+                                          "problem": "; ".join(problems)})
+                break
+    report.events += events
+    report.games += 1
+    if game.state.winner is not None:
+        report.wins[game.state.winner] += 1
+    return game
+
+
 def simulate(rules_id: str, games: int, players: int = 4, seed: int = 0, options: dict | None = None) -> SimReport:
     report = SimReport(rules_id)
     start = time.perf_counter()

@@ -111,6 +111,12 @@ class Rules:
         first that the referee accepts. They need not all be legal."""
         raise NotImplementedError
 
+    def legal_moves(self, st: TableState, hands: list[list[str]]) -> list[dict]:
+        """Every move the player the referee waits for can make now, each one an event the referee
+        accepts (like python-chess `legal_moves`); `hands` are the real hands. Rule sets that have
+        one say so (ONO!); `simulate`'s trial-and-error player does not need it."""
+        raise NotImplementedError(f"{self.id} has no legal-move generator")
+
     def describe(self) -> dict:
         return {"id": self.id, "title": self.title, "deck": self.deck_id, "seed": self.seed_text,
                 "players": [self.min_players, self.max_players], "hand_size": self.hand_size,

@@ -11,6 +11,16 @@ from ..state import TableState
 from .uno_family import WILD, UnoFamily
 
 
+def _same_symbol_or_food(deck: Deck) -> dict[str, frozenset]:
+    """top card id -> the ids of the coloured cards that match it by number, action or food, whatever
+    the colour (a precomputed table: the hot path of matching is one set lookup)."""
+    def food(c):
+        return c.attrs.get("food")
+    cards = [c for c in deck.cards.values() if c.kind != WILD]
+    return {top.id: frozenset(c.id for c in cards if c.symbol == top.symbol or (food(c) and food(c) == food(top)))
+            for top in cards}
+
+
 class Ono(UnoFamily):
     id = "ono"
     title = "ONO!"
@@ -32,8 +42,24 @@ class Ono(UnoFamily):
             deck = deck.without(lambda c: c.kind == "number" and c.symbol in ("6", "7", "8", "9"))
         return deck
 
+    def __init__(self) -> None:
+        self._tables: dict[int, tuple[Deck, dict[str, frozenset]]] = {}   # id(deck) -> (deck, table)
+
+    def match_table(self, deck: Deck) -> dict[str, frozenset]:
+        entry = self._tables.get(id(deck))
+        if entry is None or entry[0] is not deck:
+            entry = self._tables[id(deck)] = (deck, _same_symbol_or_food(deck))
+        return entry[1]
+
+    def can_play(self, st: TableState, card: Card) -> bool:
+        """`mismatch(st, card) is None`, without building the reason (the legal-move generator's test)."""
+        if card.kind == WILD or card.color == st.active_color:
+            return True
+        top = st.discard[-1]
+        return card.id in self.match_table(st.deck).get(top, ())
+
     def mismatch(self, st: TableState, card: Card) -> str | None:
-        if card.kind == WILD:
+        if self.can_play(st, card):
             return None
         top = st.deck.cards[st.top]
         food = card.attrs.get("food")
@@ -44,6 +70,45 @@ class Ono(UnoFamily):
             reason = (f"{card.id} ({food}) does not match {top.id} ({top.attrs.get('food')}) "
                       f"by colour, number, food or action")
         return reason
+
+    # -- the legal-move generator (python-chess `legal_moves`, rlcard `get_legal_actions`) ----------
+    def legal_moves(self, st: TableState, hands: list[list[str]]) -> list[dict]:
+        """Every move the player the referee waits for can make now, each an event the referee
+        accepts, each outcome once: a wild is listed once per colour with the colour named in the
+        play (not also as a play followed by choose_color); a player who owes cards draws them all
+        at once (not also in parts). One-card calls are not turn moves and are not listed (any
+        player may call at any time); the first flip is the table's, not a player's (see
+        simulate.play_legal). `hands` are the real hands, which the referee itself cannot see."""
+        phase = st.phase
+        if phase == "color":
+            chooser = st.vars["chooser"]
+            return [{"type": "choose_color", "player": chooser, "color": c} for c in st.deck.colors]
+        if phase == "scoring":
+            return [{"type": "reveal", "player": s, "cards": list(hands[s])} for s in st.vars["unrevealed"]]
+        if phase != "play" and phase != "drawn":
+            return []
+        seat = st.current
+        drawable = st.drawable()
+        if st.pending_draw:
+            if drawable:
+                return [{"type": "draw", "player": seat, "count": min(st.pending_draw, drawable)}]
+            return [{"type": "pass", "player": seat}]
+        moves = []
+        cards = st.deck.cards
+        active = st.active_color
+        same = self.match_table(st.deck).get(st.discard[-1], ())
+        for cid in dict.fromkeys(hands[seat]):
+            card = cards[cid]
+            if card.kind == WILD:
+                moves.extend({"type": "play", "player": seat, "cards": [cid], "color": c} for c in st.deck.colors)
+            elif card.color == active or cid in same:
+                moves.append({"type": "play", "player": seat, "cards": [cid]})
+        longer = self.draws_until_playable(st)
+        if drawable and (phase == "play" or longer):
+            moves.append({"type": "draw", "player": seat, "count": 1})
+        if not drawable or (phase == "drawn" and not longer):
+            moves.append({"type": "pass", "player": seat})
+        return moves
 
 
 RULESETS = [Ono()]
