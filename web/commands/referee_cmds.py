@@ -76,12 +76,16 @@ def read_events(path: str) -> list[tuple[int, dict]]:
     except OSError as e:
         print(f"tableref: cannot read {path}: {e.strerror}", file=sys.stderr)
         raise SystemExit(2)
+    except UnicodeDecodeError as e:
+        print(f"tableref: {path} is not UTF-8 text (byte {e.start})", file=sys.stderr)
+        raise SystemExit(2)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             events.append((number, validate(json.loads(line))))
-        except (json.JSONDecodeError, MalformedEvent) as e:
+        except (json.JSONDecodeError, MalformedEvent, RecursionError) as e:
+            # RecursionError: JSON nested deeper than the parser goes is not an event either
             print(f"{path}:{number}: malformed event: {e}", file=sys.stderr)
             raise SystemExit(2)
     return events
