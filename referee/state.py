@@ -43,17 +43,21 @@ class TableState:
 
     # -- copying ------------------------------------------------------------------------------
     def copy(self) -> "TableState":
+        # runs once per event: the new object gets its attribute dict in one go, containers copied
         new = object.__new__(TableState)
-        new.__dict__.update(self.__dict__)
-        new.hand_counts = self.hand_counts[:]
-        new.discard = self.discard[:]
-        new.known = [dict(k) if k else {} for k in self.known]
-        new.out = self.out[:]
-        new.coins = self.coins[:] if self.coins is not None else None
-        new.scores = self.scores[:] if self.scores is not None else None
-        new.vars = dict(self.vars)
-        new.effects = []
-        new.summary = ""
+        d = self.__dict__.copy()
+        d["hand_counts"] = self.hand_counts[:]
+        d["discard"] = self.discard[:]
+        d["known"] = [dict(k) if k else {} for k in self.known]
+        d["out"] = self.out[:]
+        if self.coins is not None:
+            d["coins"] = self.coins[:]
+        if self.scores is not None:
+            d["scores"] = self.scores[:]
+        d["vars"] = self.vars.copy()
+        d["effects"] = []
+        d["summary"] = ""
+        new.__dict__ = d
         return new
 
     # -- seats --------------------------------------------------------------------------------
@@ -82,10 +86,11 @@ class TableState:
     def next_seat(self, seat: int, steps: int = 1, direction: int | None = None) -> int:
         """The seat `steps` active players further in `direction` (default: the play's)."""
         d = self.direction if direction is None else direction
+        n, out = len(self.names), self.out
         for _ in range(steps):
-            for _ in range(self.n):
-                seat = (seat + d) % self.n
-                if not self.out[seat]:
+            for _ in range(n):
+                seat = (seat + d) % n
+                if not out[seat]:
                     break
         return seat
 
@@ -95,8 +100,11 @@ class TableState:
     # -- cards --------------------------------------------------------------------------------
     def unseen(self, card_id: str) -> int:
         """Copies of a card that may be in the draw pile or a hand without a known face."""
-        return (self.deck.counts.get(card_id, 0) - self.discard.count(card_id)
-                - sum(k.get(card_id, 0) for k in self.known))
+        left = self.deck.counts.get(card_id, 0) - self.discard.count(card_id)
+        for k in self.known:
+            if k:
+                left -= k.get(card_id, 0)
+        return left
 
     def drawable(self) -> int:
         """Cards that can still be drawn: the draw pile and, reshuffled, the discard pile less its top."""
@@ -165,7 +173,8 @@ class TableState:
                 raise Illegal(f"{self.names[seat]} cannot hold {n} × {cid}: the deck has {copies} "
                               f"and {copies - possible} {'is' if copies - possible == 1 else 'are'} "
                               f"already on the table or in another hand")
-        if from_unknown > self.hand_counts[seat] - sum(known.values()):
+        # with no known face in the hand this cannot fail (from_unknown <= len(cards) <= the count)
+        if known and from_unknown > self.hand_counts[seat] - sum(known.values()):
             shown = ", ".join(sorted(c for c, k in known.items() for _ in range(k)))
             raise Illegal(f"{self.names[seat]}'s hand is known to be {shown}: it cannot hold "
                           f"{', '.join(cards)}")

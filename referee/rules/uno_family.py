@@ -31,7 +31,7 @@ class UnoFamily(Rules):
     # (a missed call penalized when the next player plays): they are noted in vars and added to
     # the summary once the event is done.
     def handle(self, st: TableState, event: dict) -> None:
-        super().handle(st, event)
+        Rules.handle(self, st, event)
         notes = st.vars.pop("notes", ())
         if notes:
             st.summary += "".join(f"; {n}" for n in notes)
@@ -106,7 +106,12 @@ class UnoFamily(Rules):
 
     def on_play(self, st: TableState, event: dict) -> None:
         seat = st.seat(event["player"])
-        cards = [self.card(st, c) for c in event["cards"]]
+        deck_cards = st.deck.cards
+        ids = event["cards"]
+        if all(c in deck_cards for c in ids):
+            cards = [deck_cards[c] for c in ids]
+        else:
+            cards = [self.card(st, c) for c in ids]     # raises with the unknown card's name
         self.require_action_phase(st)
         self.check_play(st, seat, cards, event)
         color = event.get("color")
