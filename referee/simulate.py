@@ -26,13 +26,18 @@ class PhysicalTable:
     def __init__(self, deck, players: int, rng: random.Random):
         self.deck = deck
         self.rng = rng
+        self._actions: dict = {}      # effect name -> bound do_<name>, looked up once
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.draw: list[str] = []
         self.discard: list[str] = []
 
     def carry_out(self, effects) -> None:
+        actions = self._actions
         for effect in effects:
-            getattr(self, "do_" + effect[0])(*effect[1:])
+            action = actions.get(effect[0])
+            if action is None:
+                action = actions[effect[0]] = getattr(self, "do_" + effect[0])
+            action(*effect[1:])
 
     def do_deal(self, hand: int) -> None:
         self.draw = self.deck.as_list()

@@ -158,12 +158,17 @@ class TableState:
             held = self.hand_counts[seat]
             raise Illegal(f"{self.names[seat]} holds {held} card{'s' * (held != 1)}, "
                           f"not {len(cards)}")
+        known = self.known[seat]
+        if len(cards) == 1 and not known and cards[0] in self.deck.counts:
+            # the usual case, one card from a hand with no known face: the loop below reduces to
+            # "a copy of it can still be unseen" (its last check cannot fail, see there)
+            if self.unseen(cards[0]) >= 1:
+                return
         wanted: dict[str, int] = {}
         for cid in cards:
             if cid not in self.deck.counts:
                 raise Illegal(f"{cid!r} is not a card of the {self.deck.id} deck")
             wanted[cid] = wanted.get(cid, 0) + 1
-        known = self.known[seat]
         from_unknown = 0     # cards that must come from the part of the hand whose faces are unknown
         for cid, n in wanted.items():
             possible = known.get(cid, 0) + self.unseen(cid)

@@ -39,15 +39,20 @@ class Ono(UnoFamily):
     def deck(self, options: dict) -> Deck:
         deck = load_deck(self.deck_id)
         if options.get("shorter_game"):
-            deck = deck.without(lambda c: c.kind == "number" and c.symbol in ("6", "7", "8", "9"))
+            if self._shorter is None:     # decks are immutable: one shorter deck serves every game
+                self._shorter = deck.without(lambda c: c.kind == "number" and c.symbol in ("6", "7", "8", "9"))
+            deck = self._shorter
         return deck
 
     def __init__(self) -> None:
         self._tables: dict[int, tuple[Deck, dict[str, frozenset]]] = {}   # id(deck) -> (deck, table)
+        self._shorter: Deck | None = None
 
     def match_table(self, deck: Deck) -> dict[str, frozenset]:
         entry = self._tables.get(id(deck))
         if entry is None or entry[0] is not deck:
+            if len(self._tables) > 8:     # decks are shared (load_deck, _shorter): this stays tiny
+                self._tables.clear()
             entry = self._tables[id(deck)] = (deck, _same_symbol_or_food(deck))
         return entry[1]
 

@@ -108,9 +108,9 @@ class UnoFamily(Rules):
         seat = st.seat(event["player"])
         deck_cards = st.deck.cards
         ids = event["cards"]
-        if all(c in deck_cards for c in ids):
+        try:
             cards = [deck_cards[c] for c in ids]
-        else:
+        except KeyError:
             cards = [self.card(st, c) for c in ids]     # raises with the unknown card's name
         self.require_action_phase(st)
         self.check_play(st, seat, cards, event)
@@ -120,8 +120,9 @@ class UnoFamily(Rules):
         if color is not None:
             self.check_color(st, color)
         self.close_call_window(st, seat)
-        st.play_from_hand(seat, [c.id for c in cards])
-        st.summary = f"{st.names[seat]} plays {', '.join(c.id for c in cards)}"
+        ids = [c.id for c in cards]
+        st.play_from_hand(seat, ids)
+        st.summary = f"{st.names[seat]} plays {', '.join(ids)}"
         self.after_play(st, seat, cards, event)
 
     def after_play(self, st: TableState, seat: int, cards: list[Card], event: dict) -> None:
