@@ -3,13 +3,19 @@
 recorded. The minute with 200 streams is marked `slow`; docs/reliability.md has its figures."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from load import run  # noqa: E402
+def _bench_load():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_load", Path(__file__).resolve().parent.parent / "bench" / "load.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+run = _bench_load().run
 
 
 def check(r: dict, streams: int, min_events: int, rss_growth_mib: float) -> None:
