@@ -1,0 +1,164 @@
+"""End to end: the real `tableref demo` (the demo recording played as a live camera through the
+vision pipeline, the referee, the store and the web app) watched by a phone and an OBS overlay in
+headless Chromium, from before the first card until the game is won. They must end on the state
+that replaying the recording's true log gives (datasets/demo/demo.events.jsonl).
+
+The final state, worked by hand from demo.events.jsonl (3 players, 7 cards each):
+  Ana  plays blue-5 green-6 green-4 yellow-reverse red-8 yellow-3 yellow-0 yellow-9 wild (9),
+       draws at events 16, 28, 32, 49, 50 (5):       7 - 9 + 5 = 3
+  Ben  plays blue-3 green-7 green-6 yellow-6 red-reverse wild yellow-4 yellow-7 green-draw2 (9),
+       draws 1 + 3 (events 14, 15), 1, 1, 1 (7):    7 - 9 + 7 = 5
+  Cleo plays wild blue-7 green-8 wild-draw4 blue-6 yellow-8 yellow-4 yellow-1 green-7 blue-draw2 (10),
+       draws at events 24, 34, 40 (3):              7 - 10 + 3 = 0, so Cleo wins on blue-draw2.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from referee import Game
+from test_browser_web import ARGS, CHROMIUM, SHOTS
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "datasets" / "demo"
+TOKEN = "e2e-demo-token"
+HAND_WORKED = {"winner": 2, "names": ["Ana", "Ben", "Cleo"], "hand_counts": [3, 5, 0], "top_card": "blue-draw2"}
+GAME_S = 52            # the recording's length at 1x
+LIMIT_S = 240          # generous: the machine may be shared with a training run
+
+
+def truth() -> list[dict]:
+    return [json.loads(line) for line in (DEMO / "demo.events.jsonl").read_text().splitlines() if line.strip()]
+
+
+def replayed() -> dict:
+    return Game.replay(truth()).to_dict()
+
+
+def test_the_hand_worked_final_state_is_the_replay_of_the_true_log():
+    s = replayed()
+    assert s["event_count"] == len(truth()) == 52 and s["phase"] == "over"
+    assert s["winner"] == HAND_WORKED["winner"]
+    assert [p["name"] for p in s["players"]] == HAND_WORKED["names"]
+    assert [p["hand_count"] for p in s["players"]] == HAND_WORKED["hand_counts"]
+    assert s["top_card"] == HAND_WORKED["top_card"]
+
+
+def get(base: str, path: str) -> dict:
+    with urllib.request.urlopen(f"{base}{path}", timeout=10) as r:
+        return json.load(r)
+
+
+# The sequence of top cards a page showed, recorded in the page as they change.
+RECORD_PILE = """() => {
+  window.__tops = [];
+  const pile = document.getElementById('pile');
+  const note = () => { const c = pile.querySelector('.card'); const id = c && c.dataset.card;
+                       if (id && window.__tops[window.__tops.length - 1] !== id) window.__tops.push(id); };
+  new MutationObserver(note).observe(pile, {childList: true, subtree: true, attributes: true});
+  note();
+}"""
+
+
+def is_subsequence(small: list, big: list) -> bool:
+    it = iter(big)
+    return all(any(x == y for y in it) for x in small)
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
+@pytest.mark.skipif(not (DEMO / "demo.mp4").exists(), reason="demo recording not present")
+def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
+    from playwright.sync_api import sync_playwright
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("TABLEREF_HOST_TOKEN", None)
+    proc = subprocess.Popen([sys.executable, "-m", "web", "demo", "--once", "--host", "127.0.0.1", "--port", "0",
+                             "--host-token", TOKEN], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    printed = []
+    try:
+        for line in proc.stdout:
+            printed.append(line)
+            if line.strip().startswith("host (keep private):"):
+                break
+        out = "".join(printed)
+        assert "new table main: ONO!: Ana, Ben, Cleo" in out, out
+        base = next(l for l in printed if "phones and viewers:" in l).split()[-1].rsplit("/t/", 1)[0]
+        assert f"overlay for OBS:     {base}/t/main/overlay" in out
+        assert f"camera view:         {base}/t/main/camera" in out
+        assert f"host (keep private): {base}/t/main#token={TOKEN}" in out
+        started = time.monotonic()
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                        bypass_csp=True).new_page()
+            phone.goto(f"{base}/t/main")
+            phone.wait_for_selector("#pile", state="attached")
+            phone.evaluate(RECORD_PILE)
+            overlay = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True).new_page()
+            overlay.goto(f"{base}/t/main/overlay")
+            overlay.wait_for_selector("#pile", state="attached")
+            overlay.evaluate(RECORD_PILE)
+
+            # The game runs until it is won or the recording has ended (the camera stops).
+            while time.monotonic() - started < LIMIT_S:
+                state, cam = get(base, "/api/tables/main/state"), get(base, "/api/tables/main/camera")
+                if state["phase"] == "over" or cam["state"] not in ("starting", "running"):
+                    break
+                time.sleep(0.5)
+            elapsed = time.monotonic() - started
+            assert state["winner"] == 2, (f"after {elapsed:.0f} s the game is not won: camera {cam}\n"
+                                          + "\n".join(map(json.dumps, get(base, "/api/tables/main/events")["events"]))
+                                          + f"\n{state}")
+            # The phone followed the game live and announces the winner.
+            phone.wait_for_function("document.getElementById('turn').textContent === 'Cleo wins!'", timeout=10000)
+            overlay.wait_for_function("document.getElementById('turn').textContent === 'Cleo wins!'", timeout=10000)
+
+            seats = phone.eval_on_selector_all(
+                "#players li", "lis => lis.map(li => [li.querySelector('.name').textContent.replace('▶ ', ''), "
+                "Number(li.querySelector('.count').textContent), li.textContent.includes('winner')])")
+            assert seats == [["Ana", 3, False], ["Ben", 5, False], ["Cleo", 0, True]]
+            assert phone.get_attribute("#pile .card", "data-card") == "blue-draw2"
+            assert overlay.get_attribute("#pile .card", "data-card") == "blue-draw2"
+            assert overlay.eval_on_selector_all("#players li b", "bs => bs.map(b => Number(b.textContent))") == [3, 5, 0]
+
+            # Both pages saw the game card by card (a push may be skipped, never reordered).
+            true_tops = [e.get("card") or e["cards"][-1] for e in truth() if e["type"] in ("flip", "play")]
+            for page in (phone, overlay):
+                seen = page.evaluate("window.__tops")
+                assert is_subsequence(seen, true_tops) and seen[-1] == "blue-draw2", seen
+                assert len(seen) >= 20, f"the page showed only {len(seen)} of {len(true_tops)} top cards: {seen}"
+
+            camera = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+            camera.goto(f"{base}/t/main/camera")
+            camera.wait_for_function("document.getElementById('status').textContent.includes('events sent')",
+                                     timeout=10000)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(SHOTS / "demo-end.png"))
+            browser.close()
+
+        # The server's state is exactly the replay's (the camera's plays carry their video time and
+        # confidence as extra fields, which change nothing).
+        state = get(base, "/api/tables/main/state")
+        expected = replayed()
+        assert {k: v for k, v in state.items() if k != "last_verdict"} == \
+               {k: v for k, v in expected.items() if k != "last_verdict"}
+        cam = get(base, "/api/tables/main/camera")
+        # The camera sent the flip and all 28 plays, each accepted (the taps did the rest).
+        assert cam["events_sent"] == 29 and cam["last_result"].startswith("accepted"), cam
+        print(f"\ndemo game won after {elapsed:.1f} s (recording {GAME_S} s); frames {cam['frames']}")
+        assert elapsed < LIMIT_S
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    assert proc.returncode == 0, "the demo did not stop cleanly on SIGTERM"
