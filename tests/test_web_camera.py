@@ -102,3 +102,141 @@ def test_vision_events_become_referee_events_only_when_sure():
     assert to_referee({"type": "draw_hint"}, 1)[0] is None
     assert to_referee({"type": "play", "cards": ["red-7"]}, None)[0] is None
     assert to_referee({"type": "flip", "card": "red-5"}, None)[0] == {"type": "flip", "card": "red-5"}
+
+
+# -- a video file played as a live camera, and `serve --camera` for real --------------------------------
+import json
+import os
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_VIDEO = ROOT / "datasets" / "demo" / "demo.mp4"
+
+
+def numbered_video(path: Path, frames: int = 60, fps: int = 30) -> Path:
+    """A clip whose frame i is a flat grey of level 4*i, so a reader can tell which frames it got."""
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (64, 48))
+    for i in range(frames):
+        out.write(np.full((48, 64, 3), 4 * i, np.uint8))
+    out.release()
+    return path
+
+
+def read_all(video: Path, speed: float = 1.0, work_s: float = 0.0):
+    from web.camera import LiveVideo
+    src = LiveVideo(str(video), speed)
+    got, t0 = [], time.monotonic()
+    for t, frame in src.frames():
+        got.append((t, round(float(frame.mean()) / 4)))
+        time.sleep(work_s)              # the recognizer's time on the frame
+    return src, got, time.monotonic() - t0
+
+
+def test_a_video_plays_at_its_own_speed_and_a_slow_reader_gets_the_newest_frames(tmp_path):
+    video = numbered_video(tmp_path / "n.avi")          # 60 frames at 30 fps: 2 s
+    src, got, wall = read_all(video)
+    assert src.frames_read == 60 and src.frames_dropped == 0
+    assert [i for _, i in got] == list(range(60)) and [t for t, _ in got] == [i / 30 for i in range(60)]
+    assert 1.9 < wall < 3.0                              # paced, not as fast as it decodes
+
+    # 0.1 s of work a frame: about 3 frames are due per frame read; the stale ones are skipped,
+    # each frame read is the newest due one, and the clip still takes its own 2 s.
+    src, got, wall = read_all(video, work_s=0.1)
+    assert src.frames_read + src.frames_dropped == 60
+    assert 12 <= src.frames_read <= 25, got
+    indices = [i for _, i in got]
+    assert indices == sorted(set(indices)) and all(t == i / 30 for t, i in got)
+    assert 1.9 < wall < 3.0
+
+    # --speed 2: the same clip in about 1 s, its frames still stamped with the video's own time.
+    src, got, wall = read_all(video, speed=2.0)
+    assert 0.9 < wall < 1.8 and got[-1][0] > 1.8
+
+
+def start_serve(data, *extra):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "web", "serve", "--host", "127.0.0.1", "--port", "0",
+                             "--data", str(data), "--host-token", TOKEN, *extra], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.strip().startswith("host (keep private):"):
+            break
+    out = "".join(lines)
+    assert "phones and viewers:" in out, out
+    base = next(l for l in lines if "phones and viewers:" in l).split()[-1].rsplit("/t/", 1)[0]
+    return proc, base, out
+
+
+def get(base, path):
+    with urllib.request.urlopen(f"{base}{path}", timeout=10) as r:
+        return json.load(r)
+
+
+def stop(proc):
+    proc.terminate()
+    try:
+        return proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return None
+
+
+@pytest.mark.skipif(not DEMO_VIDEO.exists(), reason="demo recording not present")
+def test_serve_with_a_video_file_as_the_camera(tmp_path):
+    """`serve --camera FILE` is the live-camera path with a file standing in for the camera: the
+    real pipeline turns the recording's first card up and puts its first play (Cleo's wild, the
+    recording's event 2) on the table in the current player's name."""
+    proc, base, out = start_serve(tmp_path, "--rules", "ono", "--players", "Ana,Ben,Cleo",
+                                  "--camera", str(DEMO_VIDEO))
+    try:
+        assert f"camera view:         {base}/t/main/camera" in out
+        end = time.monotonic() + 60
+        while time.monotonic() < end and get(base, "/api/tables/main/state")["event_count"] < 3:
+            time.sleep(0.3)
+        events = get(base, "/api/tables/main/events")["events"]
+        assert [(e["type"], e.get("card"), e.get("cards"), e.get("player")) for e in events[1:3]] == [
+            ("flip", "red-reverse", None, None), ("play", None, ["wild"], 2)]
+        cam = get(base, "/api/tables/main/camera")
+        assert cam["state"] == "running" and cam["pipeline"]["state"] == "running" and cam["has_frame"]
+        assert cam["frames"]["read"] > 0
+        with urllib.request.urlopen(f"{base}/api/tables/main/camera.mjpg", timeout=10) as r:
+            assert r.headers["Content-Type"].startswith("multipart/x-mixed-replace")
+            assert r.read(64).startswith(b"--frame\r\nContent-Type: image/jpeg")
+    finally:
+        assert stop(proc) == 0
+
+
+def test_serve_with_no_camera_behind_the_index_keeps_serving_and_says_so(tmp_path):
+    pytest.importorskip("cv2")
+    proc, base, _ = start_serve(tmp_path, "--camera", "9")
+    try:
+        end = time.monotonic() + 60
+        cam = get(base, "/api/tables/main/camera")
+        while time.monotonic() < end and cam["state"] in ("starting", "running"):
+            time.sleep(0.3)
+            cam = get(base, "/api/tables/main/camera")
+        assert cam["state"] == "reconnecting", cam
+        assert "camera 9 unavailable; retrying" in cam["message"]
+        req = urllib.request.Request(f"{base}/api/tables/main/events", data=b'{"type": "flip", "card": "red-5"}',
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+        with urllib.request.urlopen(req, timeout=10) as r:    # the table goes on by hand
+            assert json.load(r)["verdict"]["accepted"]
+    finally:
+        assert stop(proc) == 0
+
+
+def test_serve_refuses_a_video_file_that_is_not_there(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "web", "serve", "--host", "127.0.0.1", "--port", "0",
+                        "--data", str(tmp_path), "--camera", "no-such-table.mp4"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert "--camera no-such-table.mp4: no such video file" in r.stderr
+    assert not (tmp_path / "tableref.sqlite3").exists()          # refused before anything was made
