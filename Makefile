@@ -17,7 +17,7 @@ install-test: $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 
 demo: install
-	$(BIN)/tableref serve --rules ono --players Ana,Ben,Cy
+	$(BIN)/tableref demo
 
 # The browser tests drive Debian's chromium (never `playwright install`).
 chromium:
