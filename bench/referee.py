@@ -92,13 +92,91 @@ def measure(players: int, rounds: int, slice_s: float, slow_rows: bool) -> list[
     return sides
 
 
+def breakdown(players: int, games: int, repeats: int = 5) -> None:
+    """Where tableref's time goes, per event: each part timed alone over the same recorded games
+    (best of `repeats`), the whole loop included, so that the rest is the player and its table."""
+    import gc
+    from referee.events import validate
+    from referee.game import Game
+    from referee.simulate import SimReport, play_legal
+
+    def best(run) -> float:
+        times = []
+        for _ in range(repeats):
+            gc.collect()
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    logs: list[list[dict]] = []
+
+    def whole() -> None:
+        logs.clear()
+        report = SimReport("ono")
+        for i in range(games):
+            logs.append(play_legal("ono", players, 10_000 + i, {}, report, check=False, draw_only_when_stuck=True).log)
+
+    t_whole = best(whole)
+    events = [e for log in logs for e in log]
+    steps = []          # (state, rules, event) before each event after the setup
+    for log in logs:
+        game = Game()
+        game.submit(log[0])
+        for event in log[1:]:
+            steps.append((game.state, game.rules, event))
+            game.submit(event)
+
+    def submit_all() -> None:
+        for log in logs:
+            submit = Game().submit
+            for event in log:
+                submit(event)
+
+    def envelope() -> None:
+        for event in events:
+            validate(event)
+
+    def copies() -> None:
+        for state, _, _ in steps:
+            state.copy()
+
+    def rulings() -> None:
+        for state, rules, event in steps:
+            rules.handle(state.copy(), event)
+
+    def deals() -> None:
+        for log in logs:
+            Game().submit(log[0])
+
+    t_submit, t_env, t_copy = best(submit_all), best(envelope), best(copies)
+    t_rules, t_deal = best(rulings) - t_copy, best(deals)
+    n = len(events)
+    us = lambda t: f"{t / n * 1e6:6.2f}"
+    print(f"tableref per-event breakdown, {players} players, {games} games, {n / games:.1f} events/game, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"  whole loop                           {us(t_whole)} µs/event  ({games / t_whole:.0f} games/s)")
+    print(f"  Game.submit                          {us(t_submit)}")
+    print(f"    envelope check (events.validate)   {us(t_env)}")
+    print(f"    state copy (rejection-safety)      {us(t_copy)}")
+    print(f"    rule checks and ruling, verdict text {us(t_rules)}")
+    print(f"    setup and deal (once a game)       {us(t_deal)}")
+    print(f"    Game bookkeeping (verdict, log, snapshots) {us(t_submit - t_env - t_copy - t_rules - t_deal)}")
+    print(f"  random player and physical cards     {us(t_whole - t_submit)} (legal moves, choice, carrying out)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--slice", type=float, default=1.0, help="seconds per side per round")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--no-step-back", action="store_true", help="leave out rlcard's slow undo row")
+    parser.add_argument("--breakdown", action="store_true", help="print where tableref's time goes per event, then stop")
     args = parser.parse_args()
+    if args.breakdown:
+        for n in args.players:
+            breakdown(n, 300)
+        return
     print(f"load average {os.getloadavg()[0]:.1f} at the start; {args.rounds} rounds of {args.slice:g} s per side")
     print(f"{'players':>7}  {'engine':<60}{'games/s':>9}{'events/s':>10}{'ev/game':>8}{'vs rlcard':>11}")
     for n in args.players:

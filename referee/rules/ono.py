@@ -105,7 +105,7 @@ class Ono(UnoFamily):
         for cid in dict.fromkeys(hands[seat]):
             card = cards[cid]
             if card.kind == WILD:
-                moves.extend({"type": "play", "player": seat, "cards": [cid], "color": c} for c in st.deck.colors)
+                moves.extend([{"type": "play", "player": seat, "cards": [cid], "color": c} for c in st.deck.colors])
             elif card.color == active or cid in same:
                 moves.append({"type": "play", "player": seat, "cards": [cid]})
         longer = self.draws_until_playable(st)
