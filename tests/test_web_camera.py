@@ -240,3 +240,58 @@ def test_serve_refuses_a_video_file_that_is_not_there(tmp_path):
     assert r.returncode == 2
     assert "--camera no-such-table.mp4: no such video file" in r.stderr
     assert not (tmp_path / "tableref.sqlite3").exists()          # refused before anything was made
+
+
+# A phone camera app as the camera: an MJPEG stream over HTTP (what IP-camera apps serve at
+# http://PHONE:PORT/video), here the demo recording served by a separate process at its own pace.
+MJPEG_SERVER = r'''
+import sys, time, cv2
+from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+class Stream(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        self.end_headers()
+        cap = cv2.VideoCapture(sys.argv[1])
+        start, n = time.monotonic(), 0
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                return
+            jpg = cv2.imencode(".jpg", frame)[1].tobytes()
+            try:
+                self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg)
+                                 + jpg + b"\r\n")
+            except OSError:
+                return
+            n += 1
+            time.sleep(max(0.0, start + n / 30 - time.monotonic()))
+    def log_message(self, *args):
+        pass
+server = ThreadingHTTPServer(("127.0.0.1", 0), Stream)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+'''
+
+
+@pytest.mark.skipif(not DEMO_VIDEO.exists(), reason="demo recording not present")
+def test_serve_with_a_phone_stream_url_as_the_camera(tmp_path):
+    pytest.importorskip("cv2")
+    phone_app = subprocess.Popen([sys.executable, "-c", MJPEG_SERVER, str(DEMO_VIDEO)], stdout=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{phone_app.stdout.readline().strip()}/video"
+        proc, base, out = start_serve(tmp_path, "--rules", "ono", "--players", "Ana,Ben,Cleo", "--camera", url)
+        try:
+            end = time.monotonic() + 60
+            while time.monotonic() < end and get(base, "/api/tables/main/state")["event_count"] < 3:
+                time.sleep(0.3)
+            events = get(base, "/api/tables/main/events")["events"]
+            assert [(e["type"], e.get("card"), e.get("cards"), e.get("player")) for e in events[1:3]] == [
+                ("flip", "red-reverse", None, None), ("play", None, ["wild"], 2)]
+            cam = get(base, "/api/tables/main/camera")
+            assert cam["state"] == "running" and cam["source"] == url and cam["frames"] is None
+        finally:
+            assert stop(proc) == 0
+    finally:
+        phone_app.kill()
+        phone_app.wait(10)
