@@ -51,6 +51,40 @@ def test_the_hand_worked_final_state_is_the_replay_of_the_true_log():
     assert s["top_card"] == HAND_WORKED["top_card"]
 
 
+def test_the_demo_taps_are_what_the_camera_cannot_see_at_their_moment_in_the_video():
+    from web.demo import DemoRecording
+    rec = DemoRecording(DEMO)
+    assert rec.setup == truth()[0]
+    # every event but the flip and the plays (29 of them), with its due time in video seconds
+    assert len(rec.taps) == 52 - 1 - 29
+    index, due, event = rec.taps[0]     # Cleo names blue after her wild (event 2 settles at frame 85)
+    assert (index, event) == (3, {"type": "choose_color", "player": 2, "color": "blue"})
+    assert due == pytest.approx(85 / 30 + 0.4)
+    draws = [(i, d) for i, d, e in rec.taps if e["type"] == "draw"]
+    assert draws[0] == (14, pytest.approx(450 / 30))          # Ben's first card leaves the pile at frame 450
+    assert rec.taps[-1][0] == 50                              # Ana's second penalty card, before Cleo's last play
+
+
+def test_the_demo_table_notices_when_the_table_is_out_of_step_with_the_recording(tmp_path):
+    from web.app import create_app
+    from web.demo import DemoRecording, DemoTable
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
+    registry = app.extensions["tableref"]
+    rec = DemoRecording(DEMO)
+    registry.submit("main", dict(rec.setup))
+    demo = DemoTable(app, "main", rec, loop=False)
+    table = registry.get("main")
+    assert demo.out_of_step(table) is None
+    registry.submit("main", {"type": "flip", "card": "red-reverse", "t": 1.6, "confidence": 0.99})
+    registry.submit("main", {"type": "play", "player": "Cleo", "cards": ["wild"]})   # a name is that seat
+    assert demo.out_of_step(table) is None
+    registry.submit("main", {"type": "choose_color", "player": 2, "color": "red"})   # the recording: blue
+    assert demo.out_of_step(table) == 3
+    registry.submit("main", {"type": "undo"})                                        # the host's correction
+    assert demo.out_of_step(table) is None
+    registry.shutdown()
+
+
 def get(base: str, path: str) -> dict:
     with urllib.request.urlopen(f"{base}{path}", timeout=10) as r:
         return json.load(r)

@@ -3,10 +3,12 @@ own taps.
 
 The camera reads the cards that land on the pile (the flip and every play). What a camera cannot
 see, the colour named after a wild, cards drawn, passes and ONO! calls, players enter on a phone;
-in the demo those taps come from the recording's true log (demo.events.jsonl), each sent once every
-event before it is on the table and its moment in the video has come (demo.frames.json says when a
-drawn card leaves the pile; a colour, a pass or a call follows the card event before it). The taps
-never stand in for the camera: a play the camera misses holds them back.
+in the demo those taps come from the recording's true log (demo.events.jsonl), each sent once the
+table holds exactly the log's events before it and its moment in the video has come
+(demo.frames.json says when a drawn card leaves the pile; a colour, a pass or a call follows the
+card event before it). The taps never stand in for the camera: when the camera misses or misreads
+a card the table is out of step with the log, the taps wait and the log says so, and a correction
+from the host controls (undo, or the card played by hand) puts the demo back on its way.
 """
 from __future__ import annotations
 
@@ -46,6 +48,18 @@ class DemoRecording:
             self.taps.append((i, due, event))
 
 
+def same_event(event: dict, players: list[str]) -> tuple:
+    """What an event says, without its bookkeeping (the camera's `t` and `confidence`, an
+    `event_id`); a player given by name counts as the seat of that name."""
+    def seat(v):
+        return players.index(v) if isinstance(v, str) and v in players else v
+    keep = {k: v for k, v in event.items() if k not in ("t", "confidence", "event_id", "camera")}
+    for k in ("player", "caller", "target"):
+        if k in keep:
+            keep[k] = seat(keep[k])
+    return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in keep.items()))
+
+
 def game_events(table) -> list[dict]:
     """The accepted events of the table's current game, its setup first."""
     events = table.game.log
@@ -63,6 +77,8 @@ class DemoTable:
         self.app, self.table_id, self.recording = app, table_id, recording
         self.loop, self.hold_s = loop, hold_s
         self.registry = app.extensions["tableref"]
+        players = recording.setup["players"]
+        self.truth = [same_event(e, players) for e in recording.events]
         self.games = 1
         self.thread = threading.Thread(target=self._run, name="demo-table", daemon=True)
 
@@ -82,20 +98,31 @@ class DemoTable:
         except Exception:                      # the server goes on; the demo table says why in the log
             log.exception("the demo table stopped")
 
+    def out_of_step(self, table) -> int | None:
+        """The first event of the table's game that differs from the recording's log, or None."""
+        players = self.recording.setup["players"]
+        for i, event in enumerate(game_events(table)):
+            if i >= len(self.truth) or same_event(event, players) != self.truth[i]:
+                return i
+        return None
+
     def _play_taps(self) -> None:
         table = self.registry.get(self.table_id)
         for index, due, event in self.recording.taps:
-            warned = False
+            warned = None
             while not self._stopping():
                 feed = table.camera
                 now = feed.clock() if feed is not None else None
-                in_step = len(game_events(table)) == index
-                if in_step and now is not None and now >= due:
+                wrong = self.out_of_step(table)
+                if wrong is None and len(game_events(table)) == index and now is not None and now >= due:
                     break
-                if not warned and now is not None and now > due + 10:
-                    log.warning("demo: waiting for the table to reach event %d before %s (camera: %s)",
-                                index, event, feed.status().get("last_result") if feed else None)
-                    warned = True
+                if wrong is not None and wrong != warned:
+                    got = game_events(table)[wrong]
+                    log.warning("demo: the table is out of step with the recording at event %d: it has %s, the "
+                                "recording %s; fix it from the host controls (undo, or play the card by hand) and "
+                                "the demo goes on", wrong, got, self.recording.events[wrong]
+                                if wrong < len(self.recording.events) else "nothing")
+                    warned = wrong
                 time.sleep(0.02)
             else:
                 return
@@ -116,6 +143,11 @@ class DemoTable:
             if self._stopping():
                 return False
             time.sleep(0.1)
+        if table.game.to_dict()["phase"] != "over":
+            # The camera lost the game (see the warnings above): take it back to deal again.
+            log.warning("demo: the recording ended before the game did; taking the game back to deal again")
+            for _ in range(len(game_events(table))):
+                self.registry.submit(self.table_id, {"type": "undo"})
         result = self.registry.submit(self.table_id, dict(self.recording.setup, camera=str(self.recording.video)))
         if not result.verdict.accepted:
             log.warning("demo: not dealing again: %s", result.verdict.reason)
