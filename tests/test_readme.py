@@ -134,9 +134,11 @@ def test_commands_run_by_a_named_test(command):
 
 
 def test_make_demo_runs_tableref_demo():
-    r = subprocess.run(["make", "-n", "demo"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}  # under make test
+    r = subprocess.run(["make", "--no-print-directory", "-n", "demo"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60, env=env)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip().splitlines()[-1].endswith("/tableref demo")
+    assert r.stdout.strip().splitlines()[-1].endswith("/tableref demo"), r.stdout
 
 
 @pytest.mark.parametrize("command", [c for c, how in COVERAGE.items() if isinstance(how, Run)])
