@@ -170,12 +170,14 @@ def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
                 assert is_subsequence(seen, true_tops) and seen[-1] == "blue-draw2", seen
                 assert len(seen) >= 20, f"the page showed only {len(seen)} of {len(true_tops)} top cards: {seen}"
 
-            camera = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+            # The camera view shows the annotated picture (the last frame) and the feed's status.
+            camera = browser.new_context(viewport={"width": 700, "height": 820}, bypass_csp=True).new_page()
             camera.goto(f"{base}/t/main/camera")
-            camera.wait_for_function("document.getElementById('status').textContent.includes('events sent')",
+            camera.wait_for_function("document.getElementById('status').textContent.includes('events sent: 29')",
                                      timeout=10000)
+            camera.wait_for_function("document.getElementById('frame').naturalWidth === 640", timeout=10000)
             SHOTS.mkdir(parents=True, exist_ok=True)
-            phone.screenshot(path=str(SHOTS / "demo-end.png"))
+            camera.screenshot(path=str(SHOTS / "camera.png"))
             browser.close()
 
         # The server's state is exactly the replay's (the camera's plays carry their video time and

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 import time
 
 log = logging.getLogger("tableref.camera")
 
 
 REFEREE_TYPES = ("flip", "play")
+RECENT = 30               # pipeline events kept for the camera view (status "recent")
 
 
 def to_referee(event: dict, current_player: int | None) -> tuple[dict | None, str]:
@@ -122,6 +124,7 @@ class CameraFeed:
         self.events_sent = 0
         self.last_event: dict | None = None
         self.last_reason: str | None = None
+        self.recent: deque = deque(maxlen=RECENT)   # the pipeline's latest events with what became of each
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, name=f"camera-{table_id}", daemon=True)
 
@@ -170,6 +173,13 @@ class CameraFeed:
         log.warning("camera of table %s: %s", self.table_id, message)
 
     def _on_event(self, event: dict) -> None:
+        try:
+            self._judge(event)
+        finally:
+            if event.get("type") != "draw_hint":
+                self.recent.append({"event": event, "result": self.last_reason})
+
+    def _judge(self, event: dict) -> None:
         from referee import MalformedEvent
         from referee.store import StoreError
         from .tables import Stopping, UnknownTable
@@ -206,7 +216,8 @@ class CameraFeed:
         return {"source": self.source, "deck": self.deck, "state": state, "message": message,
                 "pipeline": pipeline_status, "frames": frames,
                 "events_sent": self.events_sent, "last_event": self.last_event,
-                "last_result": self.last_reason, "has_frame": self.latest_jpeg is not None}
+                "last_result": self.last_reason, "recent": list(self.recent),
+                "has_frame": self.latest_jpeg is not None}
 
     def frames(self, stopping: threading.Event, interval: float = 0.1):
         """multipart/x-mixed-replace parts, one per new frame, until the server stops."""
