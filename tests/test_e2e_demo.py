@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 import subprocess
 import sys
 import time
@@ -83,6 +84,59 @@ def test_the_demo_table_notices_when_the_table_is_out_of_step_with_the_recording
     registry.submit("main", {"type": "undo"})                                        # the host's correction
     assert demo.out_of_step(table) is None
     registry.shutdown()
+
+
+class VideoClock:
+    """Only the camera's clock (the video time now), which the demo table keeps step with."""
+    def __init__(self):
+        self.t = 0.0
+
+    def clock(self):
+        return self.t
+
+    def stop(self):
+        pass
+
+
+def wait_for(predicate, timeout=5.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_the_demo_host_takes_back_a_wrong_play_and_plays_a_missed_card_by_hand(tmp_path):
+    from web.app import create_app
+    from web.demo import CAMERA_GRACE_S, DemoRecording, DemoTable, game_events, same_event
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
+    registry = app.extensions["tableref"]
+    rec = DemoRecording(DEMO)
+    registry.submit("main", dict(rec.setup))
+    table = registry.get("main")
+    table.camera = camera = VideoClock()
+    demo = DemoTable(app, "main", rec, loop=False).start()
+    try:
+        camera.t = 2.0
+        registry.submit("main", {"type": "flip", "card": "red-reverse", "t": 1.6})        # the camera, in step
+        # A misread: red-5 instead of Cleo's wild (legal on red-reverse, so the referee accepts it).
+        assert registry.submit("main", {"type": "play", "player": 2, "cards": ["red-5"]}).verdict.accepted
+        assert wait_for(lambda: len(game_events(table)) == 2)                             # taken back
+        assert "taking back 1 event" in demo.corrections[0]
+        # The wild (at rest at frame 85) is not read: the host plays it once the grace has passed,
+        # then Cleo's colour (a tap) follows at once.
+        camera.t = 85 / 30 + CAMERA_GRACE_S - 0.2
+        time.sleep(0.3)
+        assert len(game_events(table)) == 2
+        camera.t = 85 / 30 + CAMERA_GRACE_S + 0.1
+        assert wait_for(lambda: len(game_events(table)) == 4)
+        players = rec.setup["players"]
+        assert [same_event(e, players) for e in game_events(table)] == [same_event(e, players) for e in truth()[:4]]
+        assert len(demo.corrections) == 2 and "has not read ['wild']" in demo.corrections[1]
+    finally:
+        registry.shutdown()
+        demo.thread.join(5)
 
 
 def get(base: str, path: str) -> dict:
@@ -163,12 +217,8 @@ def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
             assert overlay.get_attribute("#pile .card", "data-card") == "blue-draw2"
             assert overlay.eval_on_selector_all("#players li b", "bs => bs.map(b => Number(b.textContent))") == [3, 5, 0]
 
-            # Both pages saw the game card by card (a push may be skipped, never reordered).
-            true_tops = [e.get("card") or e["cards"][-1] for e in truth() if e["type"] in ("flip", "play")]
-            for page in (phone, overlay):
-                seen = page.evaluate("window.__tops")
-                assert is_subsequence(seen, true_tops) and seen[-1] == "blue-draw2", seen
-                assert len(seen) >= 20, f"the page showed only {len(seen)} of {len(true_tops)} top cards: {seen}"
+            # The top cards both pages showed on the way, checked below once the demo's log is read.
+            tops = {"phone": phone.evaluate("window.__tops"), "overlay": overlay.evaluate("window.__tops")}
 
             # The camera view shows the annotated picture (the last frame) and the feed's status.
             camera = browser.new_context(viewport={"width": 700, "height": 820}, bypass_csp=True).new_page()
@@ -187,14 +237,33 @@ def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
         assert {k: v for k, v in state.items() if k != "last_verdict"} == \
                {k: v for k, v in expected.items() if k != "last_verdict"}
         cam = get(base, "/api/tables/main/camera")
-        # The camera sent the flip and all 28 plays, each accepted (the taps did the rest).
-        assert cam["events_sent"] == 29 and cam["last_result"].startswith("accepted"), cam
         print(f"\ndemo game won after {elapsed:.1f} s (recording {GAME_S} s); frames {cam['frames']}")
         assert elapsed < LIMIT_S
     finally:
         proc.terminate()
         try:
-            proc.wait(15)
+            rest = proc.communicate(timeout=15)[0]
         except subprocess.TimeoutExpired:
             proc.kill()
+            rest = proc.communicate()[0]
     assert proc.returncode == 0, "the demo did not stop cleanly on SIGTERM"
+    camera_said = "\n".join(f"{r['event']} -> {r['result']}" for r in cam["recent"])
+    corrections = [l for l in rest.splitlines() if "demo: host:" in l]
+    true_tops = [e.get("card") or e["cards"][-1] for e in truth() if e["type"] in ("flip", "play")]
+    for page, seen in tops.items():
+        assert seen and seen[-1] == "blue-draw2" and len(seen) >= 20, \
+            f"the {page} showed only {len(seen)} of {len(true_tops)} top cards: {seen}"
+    if not corrections:
+        # The camera did it all: the flip and the 28 plays, each accepted, and both pages saw the
+        # game card by card (a push may be skipped, never reordered).
+        assert cam["events_sent"] == 29, camera_said
+        for page, seen in tops.items():
+            assert is_subsequence(seen, true_tops), (page, seen)
+    else:
+        # A machine too busy for the camera (frames skipped, a card misread or missed): the demo's
+        # host stepped in as a person would from the host controls. The vision pipeline's own
+        # reading of every card of this recording is tests/test_vision_demo.py's job; here at most
+        # two corrections of 29 camera events are let through, and said.
+        assert len(corrections) <= 2, "\n".join(corrections) + "\n" + camera_said
+        warnings.warn(f"the demo's host corrected the camera {len(corrections)} time(s) "
+                      f"(frames {cam['frames']}): " + " | ".join(corrections))
