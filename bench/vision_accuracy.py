@@ -7,6 +7,7 @@
    the whole path, locate + rectify + identify, on each 640x480 photo.
 
     .venv/bin/python bench/vision_accuracy.py [--synthetic N] [--seed S] [--real DIR] [--json]
+        [--locator detector|contour] [--symbols MODEL.npz]
 """
 from __future__ import annotations
 
@@ -89,9 +90,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--real", default=str(REAL))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--locator", default="detector", choices=("detector", "contour"))
+    ap.add_argument("--symbols", help="a symbol model to measure instead of the committed one")
     args = ap.parse_args()
-    rec = Recognizer(args.deck)
-    res = {"model": rec.model.meta, "confirm_threshold": CONFIRM_THRESHOLD}
+    rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator)
+    res = {"model": rec.model.meta, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD}
     if args.synthetic:
         res["synthetic"] = synthetic(rec, args.synthetic, args.seed)
     if Path(args.real).exists():

@@ -5,9 +5,13 @@
 2. Card settled -> event latency: for each play in demo.frames.json (the frame at which the card
    came to rest), the video time of the event minus the settle time, plus the processing time of
    the frame that produced it. Reported when the demo's frame log is present.
-3. The whole still-image path (locate + rectify + identify) on a real 640x480 photo, if present.
+3. The whole still-image path (locate + rectify + identify) on a real 640x480 photo, if present,
+   with each locator (the card detector, the white-border contours).
+4. The card detector alone on that photo: onnxruntime (what the product runs) and, given the
+   PyTorch weights it was exported from (--torch-weights, ultralytics installed), PyTorch on the
+   same photo, as a ratio.
 
-    .venv/bin/python bench/vision_speed.py [VIDEO] [--deck ono] [--json]
+    .venv/bin/python bench/vision_speed.py [VIDEO] [--deck ono] [--torch-weights best.pt] [--json]
 """
 from __future__ import annotations
 
@@ -27,11 +31,22 @@ from vision.pipeline import TablePipeline  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
 
+def _median_ms(fn, n: int = 30) -> float:
+    fn()  # warm up
+    ts = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        ts.append((time.perf_counter() - t0) * 1000)
+    return round(float(np.median(ts)), 2)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("video", nargs="?", default=str(ROOT / "datasets" / "demo" / "demo.mp4"))
     ap.add_argument("--deck", default="ono")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--torch-weights", help="the detector's .pt weights, to time PyTorch against onnxruntime")
     args = ap.parse_args()
     rec = Recognizer(args.deck)
     res: dict = {}
@@ -74,13 +89,18 @@ def main() -> int:
     photo = ROOT.parent / "shared" / "real-uno-dev" / "r7.jpg"
     if photo.exists():
         img = cv2.imread(str(photo))
-        rec.read(img)
-        ts = []
-        for _ in range(30):
-            t0 = time.perf_counter()
-            rec.read(img)
-            ts.append((time.perf_counter() - t0) * 1000)
-        res["still_image_ms_median"] = round(float(np.median(ts)), 2)
+        res["still_image_ms_median"] = _median_ms(lambda: rec.read(img))
+        contour = Recognizer(args.deck, locator="contour")
+        res["still_image_contour_ms_median"] = _median_ms(lambda: contour.read(img))
+        if rec.detector is not None:
+            res["detector_onnx_ms_median"] = _median_ms(lambda: rec.detector.boxes(img))
+            if args.torch_weights:
+                from ultralytics import YOLO
+                model = YOLO(args.torch_weights)
+                size = rec.detector.size
+                res["detector_torch_ms_median"] = _median_ms(
+                    lambda: model.predict(img, imgsz=size, device="cpu", verbose=False))
+                res["torch_over_onnx"] = round(res["detector_torch_ms_median"] / res["detector_onnx_ms_median"], 2)
     print(json.dumps(res, indent=None if args.json else 1))
     return 0
 

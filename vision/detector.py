@@ -14,11 +14,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .errors import ModelError
+from .errors import BUNDLED, ModelError, models_dir
 from .locate import CARD_ASPECT, Quad, _quad_from_contour, order_corners, quad_iou, whiteness_mask
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
-DEFAULT_MODEL = MODELS / "card-detector.onnx"
+MODEL_FILE = "card-detector.onnx"
+DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
 CLASSES = ("card", "back")
 
 
@@ -40,8 +40,8 @@ def box_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.nd
 
 
 class CardDetector:
-    def __init__(self, path: str | Path = DEFAULT_MODEL, threads: int = 2):
-        path = Path(path)
+    def __init__(self, path: str | Path | None = None, threads: int = 2):
+        path = Path(path) if path else models_dir() / MODEL_FILE
         if not path.is_file():
             raise ModelError(f"card detector model not found: {path} (train one with "
                              f"`tableref train --detector`, see models/README.md)")
@@ -117,7 +117,8 @@ def _box_shape_score(quad: np.ndarray) -> float:
     return float(np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.25))
 
 
-def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.15, min_iou: float = 0.75) -> np.ndarray | None:
+def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.3, min_iou: float = 0.45,
+                min_shape: float = 0.6) -> np.ndarray | None:
     """The card's border quadrilateral inside (a margin around) a detected box, or None when no
     white-bordered card shape there agrees with the box. Searching only near the box keeps the
     table's own bright patches out of the way."""
@@ -129,16 +130,13 @@ def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.15, min_iou: fl
     if x1 - x0 < 12 or y1 - y0 < 12:
         return None
     crop = bgr[y0:y1, x0:x1]
-    mask = whiteness_mask(crop)
-    # only what lies inside the grown box counts: the crop's corners belong to the table
-    roi = np.zeros(mask.shape, np.uint8)
-    cv2.fillConvexPoly(roi, np.round(grown - [x0, y0]).astype(np.int32), 255)
-    mask = cv2.morphologyEx(mask & roi, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # the whole upright crop, not just the box: a box turned a little wrong would cut the border
+    mask = cv2.morphologyEx(whiteness_mask(crop), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     best, best_iou = None, min_iou
     for cnt in contours:
         got = _quad_from_contour(cnt)
-        if got is None:
+        if got is None or got[1] < min_shape:   # a blob of several cards is no card's outline
             continue
         q = got[0] + np.array([x0, y0], np.float32)
         i = quad_iou(q, box)

@@ -58,18 +58,23 @@ def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: 
 
 
 def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
-          out: Path = REPO / "models" / "card-detector.onnx", command: str = "", log=print) -> dict:
-    """Trains from scratch, exports ONNX to `out` and writes `out`.json with the metrics."""
+          out: Path = REPO / "models" / "card-detector.onnx", command: str = "", init: str | None = None,
+          log=print) -> dict:
+    """Trains from the model yaml (from scratch, or continuing from `init`: the .pt weights of an
+    earlier run of this function, never downloaded ones), exports ONNX to `out` and writes
+    `out`.json with the metrics. The .pt weights stay in build/detector/runs/."""
     offline_ultralytics()
     data = make_data(images, imgsz, seed, log=log)
     from ultralytics import YOLO  # imported after the offline settings are in place
 
     model = YOLO(MODEL_YAML)
+    if init:
+        model = model.load(init)
     t0 = time.time()
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
                 workers=0, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
                 degrees=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5),
-                project=str(BUILD / "runs"), name=f"obb-{images}-{epochs}-{imgsz}", exist_ok=True,
+                project=str(BUILD / "runs"), name=f"obb-{images}-{epochs}-{imgsz}-{seed}" + ("-cont" if init else ""), exist_ok=True,
                 verbose=False)
     seconds = time.time() - t0
     metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", workers=0, plots=False,
@@ -77,10 +82,12 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out)
-    card = {"command": command, "model_yaml": MODEL_YAML, "images": images, "epochs": epochs,
+    card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
+    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "epochs": epochs,
             "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
             "names": ["card", "back"],
-            "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4)}
+            "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4),
+            "weights": str(card_pt.relative_to(REPO)) if card_pt else None}
     out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
     log(json.dumps(card))
     return card

@@ -1,4 +1,15 @@
-"""Errors of the vision package that a user should read as a sentence, not as a traceback."""
+"""Where the recognizer's model files live, and the error a user reads when one is unusable."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+BUNDLED = Path(__file__).resolve().parent.parent / "models"
+
+
+def models_dir() -> Path:
+    """The committed models/ folder, or the folder TABLEREF_MODELS names (a retrained set)."""
+    return Path(os.environ.get("TABLEREF_MODELS") or BUNDLED)
 
 
 class ModelError(RuntimeError):

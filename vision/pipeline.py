@@ -117,11 +117,11 @@ class TablePipeline:
     def _first_look(self, frame: np.ndarray) -> list[Seen]:
         """Before any reference: cards that read as faces are the pile's top; a card-shaped outline
         that reads as no face with confidence is the draw pile (a card back)."""
-        readings = self.recognizer.read(frame)
+        readings, back_quads = self.recognizer.read_all(frame)
         faces = [r for r in readings if r.confidence >= CONFIRM_THRESHOLD]
-        backs = [r for r in readings if r.confidence < CONFIRM_THRESHOLD]
+        backs = back_quads + [r.quad for r in readings if r.confidence < CONFIRM_THRESHOLD]
         if self.draw_roi is None and backs:
-            self.draw_roi = _around(backs[0].quad.pts, frame.shape, 0.15)
+            self.draw_roi = _around(backs[0].pts, frame.shape, 0.15)
         self._overlay = faces
         return [Seen(r.card, r.confidence, r.quad.pts) for r in faces[:1]]
 

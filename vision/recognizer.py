@@ -13,12 +13,31 @@ import numpy as np
 
 from .classify import SymbolModel, features
 from .colour import colour_votes
+from .errors import ModelError, models_dir
 from .locate import Quad, find_cards
 from .rectify import warp_card
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz"}
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
+
+
+def load_symbol_model(path: str | Path) -> SymbolModel:
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"symbol model not found: {path} (restore it from git, or train one with "
+                         f"`tableref train`, see models/README.md)")
+    try:
+        return SymbolModel.load(path)
+    except Exception as e:  # a truncated or foreign file: numpy and zipfile raise many types
+        raise ModelError(f"symbol model {path} cannot be read ({e.__class__.__name__}: {e}); "
+                         f"restore it from git or retrain it") from e
+
+
+def four_coloured(card_bgr: np.ndarray, min_share: float = 0.15, min_coloured: float = 0.25) -> bool:
+    """All four colours in the card's pixels, each a fair share, over a good part of the card: a
+    wild's face. (Measured on synthetic backs of every deck: none passes; the real wilds do.)"""
+    v = colour_votes(card_bgr)
+    return v["coloured"] >= min_coloured and min(v["votes"].values()) >= min_share
 
 
 @dataclass
@@ -31,16 +50,31 @@ class Reading:
         return {"card": self.card, "confidence": round(self.confidence, 3), "polygon": self.quad.polygon()}
 
 
+LOCATORS = ("detector", "contour")
+
+
 class Recognizer:
-    def __init__(self, deck: str, model_path: str | Path | None = None):
+    """`locator`: "detector" finds cards with the trained card detector (models/card-detector.onnx),
+    "contour" with the white-border contours of vision/locate.py (no model). The detector is the
+    default: it holds on light and patterned tables where a white border does not stand out."""
+
+    def __init__(self, deck: str, model_path: str | Path | None = None, locator: str = "detector",
+                 detector_path: str | Path | None = None):
         from referee import load_deck
         self.deck = load_deck(deck)  # KeyError with the deck list for an unknown deck
         if model_path is None:
             if deck not in MODEL_FOR_DECK:
                 raise KeyError(f"no recognizer model for deck {deck!r} yet; decks with one: "
                                f"{', '.join(sorted(MODEL_FOR_DECK))}")
-            model_path = MODELS / MODEL_FOR_DECK[deck]
-        self.model = SymbolModel.load(model_path)
+            model_path = models_dir() / MODEL_FOR_DECK[deck]
+        self.model = load_symbol_model(model_path)
+        if locator not in LOCATORS:
+            raise ValueError(f"unknown locator {locator!r}; one of {', '.join(LOCATORS)}")
+        self.locator = locator
+        self.detector = None
+        if locator == "detector":
+            from .detector import CardDetector
+            self.detector = CardDetector(detector_path)
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
 
@@ -75,6 +109,27 @@ class Recognizer:
         out.sort(key=lambda r: -r.confidence)
         return out
 
+    def locate_all(self, bgr: np.ndarray) -> tuple[list[Quad], list[Quad]]:
+        """(face-up cards, card backs) in the frame. The contour locator cannot tell a back from a
+        face, so it returns every card as a face and no back."""
+        if self.detector is None:
+            return find_cards(bgr), []
+        dets = self.detector.detect(bgr)
+        return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
+
+    def locate(self, bgr: np.ndarray) -> list[Quad]:
+        """The quadrilaterals of the face-up cards in the frame."""
+        return self.locate_all(bgr)[0]
+
+    def read_all(self, bgr: np.ndarray) -> tuple[list[Reading], list[Quad]]:
+        """(readings of the face-up cards, most confident first; quads of the card backs)."""
+        faces, backs = self.locate_all(bgr)
+        # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
+        # may take one for a back; a back has one main colour (red), a wild all four
+        wilds = [q for q in backs if four_coloured(warp_card(bgr, q.pts))]
+        readings = self.read_quads(bgr, faces + wilds)
+        return readings, [q for q in backs if all(q is not w for w in wilds)]
+
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
-        return self.read_quads(bgr, find_cards(bgr))
+        return self.read_all(bgr)[0]

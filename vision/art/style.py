@@ -44,6 +44,9 @@ class Style:
     shape: str = "oval"            # "oval", "circle" or "none": the white centre shape
     shape_fill: str = "white"      # "white": a white shape, symbol in the card's colour; "ring": only
                                    # a white outline, white symbol on the colour (Mattel's 2018 print)
+    short_arrows: bool = False     # reverse drawn as two short, head-heavy arrows (the 2018 print)
+    wild_word: bool = False        # "WILD" written across the wild's four-colour oval
+    big_minis: bool = False        # wild draw four: four big cards climbing the diagonal (2018 print)
     shape_angle: float = 32.0      # degrees the oval leans to the right (0 = upright)
     shape_scale: float = 1.0       # size of the centre shape relative to the canonical one
     font: str = FONTS[0]
@@ -106,6 +109,9 @@ def random_style(rng: random.Random, colors: dict | None = None) -> Style:
         seed=rng.getrandbits(32),
         # drawn last, so the fields above keep the values earlier seeds gave them
         shape_fill="ring" if rng.random() < 0.35 else "white",
+        short_arrows=rng.random() < 0.35,
+        wild_word=rng.random() < 0.4,
+        big_minis=rng.random() < 0.35,
     )
 
 

@@ -59,6 +59,15 @@ def _reverse(h, fill, style: Style, outline_w):
                 a = math.radians(start + i * 5.5)
                 pts.append((c + r * math.cos(a), c + r * math.sin(a)))
             arrows.append(("arc", pts))
+    elif style.short_arrows:            # 2018 print: two fat arrows on one diagonal, tails overlapping
+        shaft, head_w, head_len = h * 0.17, h * 0.42, h * 0.26
+        u, n = (0.7071, -0.7071), (0.7071, 0.7071)   # along the up-right diagonal, and across it
+        arrows = []
+        for sgn in (1, -1):     # the up-right arrow a little up-left of the diagonal, the other mirrored
+            ox, oy = c - sgn * 0.09 * h * n[0], c - sgn * 0.09 * h * n[1]
+            arrows.append(arrow_polygon(ox - sgn * 0.10 * h * u[0], oy - sgn * 0.10 * h * u[1],
+                                        ox + sgn * 0.46 * h * u[0], oy + sgn * 0.46 * h * u[1],
+                                        shaft, head_w, head_len))
     else:                               # the classic: two diagonal arrows, offset, pointing apart
         off = h * 0.13
         arrows = [arrow_polygon(c - h * 0.32 - off, c + h * 0.32 - off, c + h * 0.36 - off, c - h * 0.36 - off,
@@ -105,6 +114,22 @@ def _mini_cards(h, fills, outline_w, fan=False, paper=WHITE):
     return img
 
 
+def _mini_staircase(h, fills):
+    """Four big upright cards climbing from the lower left to the upper right in two overlapping
+    pairs, each with a dark edge below it (the wild draw four of the 2018 print)."""
+    w = int(h * 1.6)
+    img = Image.new("RGBA", (w, w), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    cw, ch = h * 0.40, h * 0.54
+    steps = [(-0.42, 0.36), (-0.24, 0.18), (0.04, 0.04), (0.26, -0.22)]
+    for (dx, dy), fill in zip(steps, fills):
+        x, y = w / 2 + dx * h, w / 2 + dy * h
+        d.rectangle([x - cw / 2 + h * 0.03, y - ch / 2 + h * 0.04, x + cw / 2 + h * 0.03, y + ch / 2 + h * 0.04],
+                    fill=(30, 30, 30, 255))
+        d.rectangle([x - cw / 2, y - ch / 2, x + cw / 2, y + ch / 2], fill=fill)
+    return img.crop(img.getbbox())
+
+
 def _four_colour(h, style: Style, shape="oval", angle=0.0):
     """The wild's four-colour centre: an oval or circle cut in quarters."""
     w = int(h * (0.75 if shape == "oval" else 1.0))
@@ -125,6 +150,20 @@ def _four_colour(h, style: Style, shape="oval", angle=0.0):
     return img
 
 
+def _four_colour_field(w, h, cx, cy, style: Style):
+    """A card-sized image cut in four coloured quarters about (cx, cy), turned with the oval."""
+    side = int(2 * max(w, h))
+    img = Image.new("RGBA", (side, side))
+    d = ImageDraw.Draw(img)
+    m = side / 2
+    cols = [_rgba(style.colors[k]) for k in WILD_ORDER]
+    for box, col in zip([(0, 0, m, m), (m, 0, side, m), (m, m, side, side), (0, m, m, side)],
+                        (cols[0], cols[2], cols[3], cols[1])):
+        d.rectangle(box, fill=col)
+    img = img.rotate(-style.shape_angle if style.shape == "oval" else 0, resample=Image.BICUBIC)
+    return img.crop((int(m - cx), int(m - cy), int(m - cx) + w, int(m - cy) + h))
+
+
 def symbol_image(symbol: str, h: float, fill, style: Style, outline_w: float, corner=False):
     if symbol.isdigit():
         return text_image(symbol, style.font, h, fill, stroke_frac=outline_w / max(h, 1),
@@ -143,6 +182,8 @@ def symbol_image(symbol: str, h: float, fill, style: Style, outline_w: float, co
         if corner or style.symbol_variant == 1:
             return text_image("+4", style.font, h * (0.8 if corner else 0.75), fill,
                               stroke_frac=outline_w / max(h, 1))
+        if style.big_minis:
+            return _mini_staircase(h, [_rgba(style.colors[k]) for k in ("green", "blue", "red", "yellow")])
         cols = [_rgba(style.colors[k]) for k in ("blue", "green", "red", "yellow")]
         return _mini_cards(h, cols, outline_w, fan=style.symbol_variant == 2)
     if symbol == "wild":
@@ -181,7 +222,10 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
         else:
             r = fw * 0.42 * style.shape_scale
             ld.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
-        ring = style.shape_fill == "ring" and not wild
+        ring = style.shape_fill == "ring" and card.symbol != "wild-draw4"
+        if ring and card.symbol == "wild":   # the four colours fill the shape inside its white ring
+            quarters = _four_colour_field(w, h, cx, cy, style)
+            img.paste(quarters, (0, 0), layer)
         if ring:  # keep only a band along the shape's edge: erode the filled shape, subtract
             from PIL import ImageFilter
             band = max(3, int(fw * 0.035)) | 1
@@ -206,8 +250,14 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
     if sym == "wild":
         glyph_h = fh * 0.62
         max_w = fw * 0.9
-    piece = symbol_image(sym, glyph_h, sym_fill, style, outline * glyph_h)
-    paste_center(img, piece, cx, cy, max_w=max_w, max_h=glyph_h * 1.35)
+    if sym == "wild" and style.shape_fill == "ring" and shape != "none":
+        if style.wild_word:              # the four colours are already in the shape; the word crosses it
+            word = text_image("WILD", style.font, fh * 0.12, WHITE, stroke_frac=0.12)
+            word = word.rotate(style.shape_angle if shape == "oval" else 0, expand=True, resample=Image.BICUBIC)
+            paste_center(img, word, cx, cy, max_w=fw * 0.85, max_h=fh * 0.5)
+    else:
+        piece = symbol_image(sym, glyph_h, sym_fill, style, outline * glyph_h)
+        paste_center(img, piece, cx, cy, max_w=max_w, max_h=glyph_h * 1.35)
 
     # corner indices: white with a black outline, top-left and (upside down) bottom-right
     if style.corner:

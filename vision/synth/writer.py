@@ -54,10 +54,12 @@ OBB_NAMES = ("card", "back")  # the card detector's classes: a face up card, a c
 OBB_MIN_VISIBLE = 0.5
 
 
-def obb_lines(labels: dict) -> list[str]:
+def obb_lines(labels: dict, names: tuple[str, ...] | None = None) -> list[str]:
     """YOLO OBB lines (class x1 y1 .. x4 y4, 0..1) of the cards a detector should find: faces and
     backs with at least half their area in view. The corners are clipped to the frame, so a card
-    running off the edge is labelled by the part in view."""
+    running off the edge is labelled by the part in view. Classes: card/back, or with `names`
+    (the deck's card ids, then "back") one class per card identity."""
+    index = {n: i for i, n in enumerate(names)} if names else None
     w, h = labels["width"], labels["height"]
     lines = []
     for c in labels["cards"]:
@@ -66,7 +68,7 @@ def obb_lines(labels: dict) -> list[str]:
         q = np.clip(np.array(c["quad"], np.float64), 0, [w, h]) / [w, h]
         if np.ptp(q[:, 0]) * w < 4 or np.ptp(q[:, 1]) * h < 4:
             continue
-        cls = 1 if c["card"] == "back" else 0
+        cls = index[c["card"]] if index else 1 if c["card"] == "back" else 0
         lines.append(" ".join([str(cls)] + [f"{v:.6f}" for v in q.ravel()]))
     return lines
 
@@ -82,7 +84,8 @@ def _one(job):
     stem = f"{i:06d}"
     base = Path(out)
     (base / "images" / split / f"{stem}.jpg").write_bytes(jpeg)
-    lines = obb_lines(labels) if task == "obb" else yolo_lines(labels, class_names(deck))
+    lines = (obb_lines(labels) if task == "obb" else obb_lines(labels, class_names(deck)) if task == "obb-ids"
+             else yolo_lines(labels, class_names(deck)))
     (base / "labels" / split / f"{stem}.txt").write_text("".join(line + "\n" for line in lines))
     labels["image"] = f"images/{split}/{stem}.jpg"
     (base / "meta" / split / f"{stem}.json").write_text(json.dumps(labels, separators=(",", ":")))
@@ -90,10 +93,11 @@ def _one(job):
 
 
 def data_yaml(deck: str, out: Path, task: str = "pose") -> str:
-    if task == "obb":
-        lines = [f"# tableref synth --deck {deck} --task obb: oriented boxes of card faces and backs",
+    if task in ("obb", "obb-ids"):
+        names = OBB_NAMES if task == "obb" else class_names(deck)
+        lines = [f"# tableref synth --deck {deck} --task {task}: oriented boxes of cards",
                  f"path: {out.resolve()}", "train: images/train", "val: images/val",
-                 f"nc: {len(OBB_NAMES)}", "names:"] + [f"  {i}: {n}" for i, n in enumerate(OBB_NAMES)]
+                 f"nc: {len(names)}", "names:"] + [f"  {i}: {n}" for i, n in enumerate(names)]
         return "\n".join(lines) + "\n"
     names = class_names(deck)
     lines = [f"# tableref synth --deck {deck}: YOLO pose, 4 corner keypoints per card (TL, TR, BR, BL of the art)",

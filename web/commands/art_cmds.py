@@ -22,9 +22,10 @@ def register(sub) -> None:
     p.add_argument("--imgsz", type=int, default=640, help="longer image side in pixels")
     p.add_argument("--val", type=float, default=0.1, help="fraction of images in the val split")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--task", choices=("pose", "obb"), default="pose",
-                   help="labels: pose (a class per card id, 4 corner keypoints) or obb "
-                        "(oriented boxes of card faces and backs, for the card detector)")
+    p.add_argument("--task", choices=("pose", "obb", "obb-ids"), default="pose",
+                   help="labels: pose (a class per card id, 4 corner keypoints), obb (oriented boxes of "
+                        "card faces and backs, for the card detector) or obb-ids (oriented boxes, a class "
+                        "per card id: the one-detector design the model card compares)")
     p.set_defaults(run=run_synth)
 
 

@@ -18,6 +18,8 @@ def register(sub) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--deck", required=True)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--locator", choices=("detector", "contour"), default="detector",
+                   help="how cards are found: the trained card detector (default) or white-border contours")
     p.set_defaults(run=run_identify)
 
     p = sub.add_parser("watch", help="run the vision pipeline on a video or camera and print its card events")
@@ -28,29 +30,43 @@ def register(sub) -> None:
     p.add_argument("--discard", type=_roi, metavar="X,Y,W,H", help="discard pile region (default: found by itself)")
     p.add_argument("--draw", type=_roi, metavar="X,Y,W,H", help="draw pile region (default: found by itself)")
     p.add_argument("--realtime", action="store_true", help="pace a video file at its own speed")
+    p.add_argument("--locator", choices=("detector", "contour"), default="detector",
+                   help="how cards are found: the trained card detector (default) or white-border contours")
     p.set_defaults(run=run_watch)
 
-    p = sub.add_parser("train", help="train the card symbol classifier on rendered card faces")
+    p = sub.add_parser("train", help="train the recognizer: the symbol classifier on rendered card faces, "
+                                      "or (--detector) the card detector on synthetic table scenes")
+    p.add_argument("--detector", action="store_true",
+                   help="train the card detector (ultralytics YOLO11n-OBB from its yaml; needs "
+                        "pip install -e '.[train]') instead of the symbol classifier")
     p.add_argument("--deck", default="uno", help="deck whose art is rendered (uno and ono share one model)")
-    p.add_argument("--samples", type=int, default=16000)
-    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--samples", type=int, default=16000, help="symbol classifier: rendered training samples")
+    p.add_argument("--epochs", type=int, default=None, help="training epochs (default 40; detector 15)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default=None, help="model file (default: models/uno-symbols.npz)")
+    p.add_argument("--images", type=int, default=1200, help="detector: synthetic scenes to render and train on")
+    p.add_argument("--imgsz", type=int, default=320, help="detector: network input size in pixels")
+    p.add_argument("--init", metavar="WEIGHTS.pt",
+                   help="detector: continue from the .pt weights of an earlier `train --detector` run")
+    p.add_argument("--out", default=None,
+                   help="model file (default: models/uno-symbols.npz, or models/card-detector.onnx)")
     p.set_defaults(run=run_train)
 
 
-def _recognizer(deck: str):
+def _recognizer(deck: str, locator: str = "detector"):
+    from vision.errors import ModelError
     from vision.recognizer import Recognizer
     try:
-        return Recognizer(deck)
+        return Recognizer(deck, locator=locator)
     except KeyError as e:
         print(f"tableref: {e.args[0]}", file=sys.stderr)
-        return None
+    except ModelError as e:
+        print(f"tableref: {e}", file=sys.stderr)
+    return None
 
 
 def run_identify(args) -> int:
     import cv2
-    rec = _recognizer(args.deck)
+    rec = _recognizer(args.deck, args.locator)
     if rec is None:
         return 2
     status = 0
@@ -71,7 +87,7 @@ def run_identify(args) -> int:
 
 def run_watch(args) -> int:
     from vision.pipeline import TablePipeline
-    rec = _recognizer(args.deck)
+    rec = _recognizer(args.deck, args.locator)
     if rec is None:
         return 2
     try:
@@ -100,8 +116,11 @@ def run_train(args) -> int:
     import time
     from pathlib import Path
     from referee import load_deck
-    from vision.recognizer import MODELS
+    from vision.errors import BUNDLED as MODELS
     from vision.train import fit, make_set
+    if args.detector:
+        return _train_detector(args)
+    args.epochs = args.epochs or 40
     deck = load_deck(args.deck)
     out = Path(args.out) if args.out else MODELS / "uno-symbols.npz"
     t0 = time.time()
@@ -113,4 +132,26 @@ def run_train(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(f"wrote {out} in {time.time() - t0:.0f} s")
+    return 0
+
+
+def _train_detector(args) -> int:
+    from pathlib import Path
+    try:
+        import ultralytics  # noqa: F401
+    except ImportError:
+        print("tableref train --detector needs ultralytics: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from vision.detector_train import REPO, train
+    epochs = args.epochs or 15
+    if args.images < 10 or epochs < 1 or not 64 <= args.imgsz <= 1280:
+        print("tableref: need --images >= 10, --epochs >= 1, 64 <= --imgsz <= 1280", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else REPO / "models" / "card-detector.onnx"
+    if args.init and not Path(args.init).is_file():
+        print(f"tableref: no weights at {args.init}", file=sys.stderr)
+        return 2
+    train(images=args.images, epochs=epochs, imgsz=args.imgsz, seed=args.seed, out=out, init=args.init,
+          command="tableref train " + " ".join(sys.argv[2:]))
+    print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
