@@ -14,7 +14,7 @@ install: $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python -m pip install -q -e '.[test,bench,train]'
 
 demo: install
 	$(BIN)/tableref demo

@@ -45,7 +45,9 @@ def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: 
         out = root / deck
         if not (out / "data.yaml").exists():
             t0 = time.time()
-            write_dataset(deck, str(out), n, seed=seed + k, imgsz=imgsz, workers=workers, task="obb")
+            # a tenth for validation, and at least one scene per deck however small the set
+            write_dataset(deck, str(out), n, seed=seed + k, imgsz=imgsz, workers=workers, task="obb",
+                          val_fraction=max(0.1, 1.0 / n))
             log(f"rendered {n} {deck} scenes in {time.time() - t0:.0f} s")
         parts.append(out)
     lines = ["# card detector data: tableref synth --task obb scenes of every deck",

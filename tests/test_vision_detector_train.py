@@ -1,0 +1,36 @@
+"""`tableref train --detector`: ultralytics trains the card detector from its yaml, offline, and the
+export is a model the product's onnxruntime detector loads. A tiny run (16 scenes, 1 epoch, 64 px):
+it proves the command works end to end, not that the model is good (tests/test_vision_detector.py
+holds the committed model to its accuracy)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from vision.detector import CardDetector
+
+pytest.importorskip("ultralytics", reason="needs the train extra: pip install -e '.[train]'")
+
+
+def test_train_detector_command_exports_a_model_the_detector_loads(tmp_path):
+    out = tmp_path / "det.onnx"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("YOLO_")}
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--images", "16", "--epochs", "1",
+                        "--imgsz", "64", "--seed", "5", "--out", str(out)],
+                       capture_output=True, text=True, timeout=900, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    card = json.loads(out.with_suffix(".json").read_text())
+    assert card["model_yaml"] == "yolo11n-obb.yaml" and card["init"] is None
+    assert card["command"].startswith("tableref train --detector --images 16")
+    det = CardDetector(out)
+    assert det.size == 64
+
+
+def test_train_detector_refuses_missing_init_weights(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--init", str(tmp_path / "no.pt")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "no weights at" in r.stderr and "Traceback" not in r.stderr
