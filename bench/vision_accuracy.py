@@ -4,9 +4,10 @@
    through vision.augment.camera_view (size, lighting, blur, JPEG, corner error, 0/180 degrees),
    identified from the rectified card (colour + symbol);
 2. the real development photos in ../shared/real-uno-dev (read at run time, never trained on):
-   the whole path, locate + rectify + identify, on each 640x480 photo.
+   the whole path, locate + rectify + identify, on each 640x480 photo (UNO-family decks only:
+   there are no photos of the designed decks dino2 and snake-cup).
 
-    .venv/bin/python bench/vision_accuracy.py [--synthetic N] [--seed S] [--real DIR] [--json]
+    .venv/bin/python bench/vision_accuracy.py [--deck ono|uno|dino2|snake-cup] [--synthetic N] [--seed S] [--real DIR] [--json]
         [--locator detector|contour] [--symbols MODEL.npz]
 """
 from __future__ import annotations
@@ -97,7 +98,7 @@ def main() -> int:
     res = {"model": rec.model.meta, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD}
     if args.synthetic:
         res["synthetic"] = synthetic(rec, args.synthetic, args.seed)
-    if Path(args.real).exists():
+    if Path(args.real).exists() and args.deck in ("uno", "ono"):  # real photos exist only of UNO cards
         res["real"] = real(rec, Path(args.real))
     if args.json:
         print(json.dumps(res, indent=1))

@@ -7,12 +7,51 @@ classifier, and this module reports how "wild-like" the pixels are as a cross-ch
 """
 from __future__ import annotations
 
+import colorsys
+
 import cv2
 import numpy as np
 
-# OpenCV hue (0..180) ranges; red wraps around 0.
+# A palette: (colour name, OpenCV hue range lo..hi) buckets over 0..180; red wraps around 0.
+# The UNO family's ranges were tuned on the real development photos, so they stay as measured;
+# the designed decks' palettes are derived from their printed colours (palette_for).
 HUE_BUCKETS = (("red", (0, 11)), ("yellow", (11, 40)), ("green", (40, 88)), ("blue", (88, 140)), ("red", (140, 181)))
 COLOURS = ("red", "yellow", "green", "blue")
+MEASURED_PALETTES = {"uno": HUE_BUCKETS, "ono": HUE_BUCKETS}
+
+
+def hue_of(rgb) -> float:
+    """OpenCV hue (0..180) of an sRGB colour."""
+    return colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0] * 180.0
+
+
+def hue_buckets(colours: dict) -> tuple:
+    """Buckets for named colours {name: (r, g, b)}: each hue owns the arc up to halfway to its
+    neighbours on the hue circle, so a printer's shift either way is met with the most room."""
+    hues = sorted((hue_of(rgb), name) for name, rgb in colours.items())
+    if len(hues) < 2:
+        raise ValueError(f"a palette needs at least two colours, got {list(colours)}")
+    out = []
+    for i, (h, name) in enumerate(hues):
+        lo = (hues[i - 1][0] - (180.0 if i == 0 else 0.0) + h) / 2
+        hi = (h + hues[(i + 1) % len(hues)][0] + (180.0 if i == len(hues) - 1 else 0.0)) / 2
+        if lo < 0:  # the arc crosses 0: two buckets, as HUE_BUCKETS has for red
+            out += [(name, (lo + 180.0, 181.0)), (name, (0.0, hi))]
+        elif hi > 180:
+            out += [(name, (lo, 181.0)), (name, (0.0, hi - 180.0))]
+        else:
+            out.append((name, (lo, hi)))
+    return tuple(out)
+
+
+def palette_for(deck: str) -> tuple:
+    """The hue buckets of a deck's colours: measured for the UNO family, else from its art's colours."""
+    if deck in MEASURED_PALETTES:
+        return MEASURED_PALETTES[deck]
+    from referee import load_deck
+    from vision.art.designed import deck_colors
+    art = deck_colors(deck)
+    return hue_buckets({c: art[c] for c in load_deck(deck).colors})
 
 
 def white_balance(card_bgr: np.ndarray) -> np.ndarray:
@@ -28,8 +67,9 @@ def white_balance(card_bgr: np.ndarray) -> np.ndarray:
     return np.clip(f * gains, 0, 255).astype(np.uint8)
 
 
-def colour_votes(card_bgr: np.ndarray, margin: float = 0.1) -> dict:
-    """Fractions of the card's saturated pixels per colour, plus dark and colourful fractions."""
+def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE_BUCKETS) -> dict:
+    """Fractions of the card's saturated pixels per colour of `palette` (hue buckets, see
+    palette_for; the UNO colours by default), plus dark and colourful fractions."""
     h, w = card_bgr.shape[:2]
     my, mx = int(h * margin), int(w * margin)
     inner = white_balance(card_bgr)[my:h - my, mx:w - mx]
@@ -38,15 +78,15 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1) -> dict:
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
     coloured = (sat > 80) & (val > max(35.0, 0.3 * float(np.percentile(val, 95))))
     n = max(int(coloured.sum()), 1)
-    votes = {c: 0.0 for c in COLOURS}
-    for name, (lo, hi) in HUE_BUCKETS:
+    votes = {name: 0.0 for name, _ in palette}
+    for name, (lo, hi) in palette:
         votes[name] += float(((hue >= lo) & (hue < hi) & coloured).sum()) / n
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean())}
 
 
-def card_colour(card_bgr: np.ndarray) -> tuple[str | None, float]:
+def card_colour(card_bgr: np.ndarray, palette: tuple = HUE_BUCKETS) -> tuple[str | None, float]:
     """(colour, confidence). None when too few pixels are coloured (a wild or no card at all)."""
-    v = colour_votes(card_bgr)
+    v = colour_votes(card_bgr, palette=palette)
     best = max(v["votes"], key=v["votes"].get)
     if v["coloured"] < 0.15:
         return None, 0.0

@@ -12,12 +12,13 @@ from pathlib import Path
 import numpy as np
 
 from .classify import SymbolModel, features
-from .colour import colour_votes
+from .colour import colour_votes, palette_for
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards
 from .rectify import warp_card
 
-MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz"}
+MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
+                  "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
 
 
@@ -77,27 +78,25 @@ class Recognizer:
             self.detector = CardDetector(detector_path)
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
+        self.palette = palette_for(deck)  # the deck's colours as hue buckets
 
     def identify_card(self, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card id, confidence) for one rectified card image."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         p = self.model.proba(np.stack([features(card_bgr), features(card_bgr[::-1, ::-1])])).mean(axis=0)
-        v = colour_votes(card_bgr)
+        v = colour_votes(card_bgr, palette=self.palette)
         votes = v["votes"]
         colour = max(votes, key=votes.get)
         colour_share = votes[colour] if v["coloured"] >= 0.15 else 0.0
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0
+        # (a symbol may be both: dino2 has coloured reverses and a rainbow one, so both are scored)
         for k, sym in enumerate(self.model.classes):
-            if sym in self._wild_symbols:
-                cid = self._ids.get((None, sym))
-                # a wild is black or white with several colours: no single colour dominates
-                score = p[k] * (1.0 - 0.8 * max(0.0, colour_share - 0.6) / 0.4)
-            else:
-                cid = self._ids.get((colour, sym))
-                score = p[k] * colour_share
-            if cid is not None and score > best_p:
-                best, best_p = cid, score
+            # a wild is black or white with several colours: no single colour dominates
+            for cid, score in ((self._ids.get((None, sym)), p[k] * (1.0 - 0.8 * max(0.0, colour_share - 0.6) / 0.4)),
+                               (self._ids.get((colour, sym)), p[k] * colour_share)):
+                if cid is not None and score > best_p:
+                    best, best_p = cid, score
         return best, float(best_p)
 
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:

@@ -122,7 +122,9 @@ def run_train(args) -> int:
         return _train_detector(args)
     args.epochs = args.epochs or 40
     deck = load_deck(args.deck)
-    out = Path(args.out) if args.out else MODELS / "uno-symbols.npz"
+    from vision.recognizer import MODEL_FOR_DECK
+    # each deck its own file (uno and ono share one, as MODEL_FOR_DECK says)
+    out = Path(args.out) if args.out else MODELS / MODEL_FOR_DECK.get(deck.id, f"{deck.id}-symbols.npz")
     t0 = time.time()
     print(f"rendering {args.samples} training samples of deck {deck.id} (seed {args.seed})", flush=True)
     x, y, names = make_set(deck, args.samples, args.seed)
