@@ -1,0 +1,106 @@
+"""The recognizer on the decks we design ourselves (dino2, snake-cup): their own symbol models,
+their own colour palettes, and their colourless (rainbow) cards."""
+import json
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.augment import rgba_to_bgr_on
+from vision.colour import HUE_BUCKETS, colour_votes, palette_for
+from vision.recognizer import Recognizer
+
+
+def table_with(deck, cards, seed=0):
+    """A dark 640x480 table with rendered cards of `deck` pasted upright or on their side."""
+    from vision.art import render_card
+    rng = random.Random(seed)
+    img = np.full((480, 640, 3), 40, np.uint8)
+    for cid, (x, y), sideways in cards:
+        face = render_card(cid, deck, rng=rng, size=(84, 130))
+        if sideways:
+            face = np.ascontiguousarray(np.rot90(face))
+        h, w = face.shape[:2]
+        img[y:y + h, x:x + w] = rgba_to_bgr_on(face, img[y:y + h, x:x + w])
+    return img
+
+
+def test_uno_palette_is_the_measured_one():
+    assert palette_for("uno") == HUE_BUCKETS and palette_for("ono") == HUE_BUCKETS
+
+
+def test_dino2_palette_from_its_printed_colours():
+    # hues (OpenCV 0..180) of the deck file's colours, by hand: red #d62828 0, orange #f77f00
+    # 60*127/247 deg = 15.43, green #2a9d3f 120+60*21/115 deg = 65.48, blue #1d5fd1
+    # 240-60*66/180 deg = 109; each owns the arc halfway to its neighbours
+    edges = {}
+    for name, (lo, hi) in palette_for("dino2"):
+        edges.setdefault(name, []).append((round(lo, 1), round(hi, 1)))
+    assert sorted(edges) == ["blue", "green", "orange", "red"]
+    assert edges["orange"] == [(7.7, 40.5)]
+    assert edges["green"] == [(40.5, 87.2)]
+    assert edges["blue"] == [(87.2, 144.5)]
+    assert sorted(edges["red"]) == [(0.0, 7.7), (144.5, 181.0)]
+
+
+def test_snake_cup_palette_has_its_six_colours():
+    assert {n for n, _ in palette_for("snake-cup")} == {"red", "orange", "yellow", "green", "blue", "violet"}
+
+
+def test_a_flat_orange_card_votes_orange_in_dino2_and_would_be_yellow_in_uno():
+    card = np.full((130, 84, 3), 250, np.uint8)
+    card[10:120, 8:76] = (0, 127, 247)  # BGR of dino2's orange #f77f00, hue 15
+    dino = colour_votes(card, palette=palette_for("dino2"))["votes"]
+    uno = colour_votes(card)["votes"]
+    assert max(dino, key=dino.get) == "orange" and dino["orange"] == 1.0
+    assert max(uno, key=uno.get) == "yellow"  # UNO's buckets: yellow is 11..40
+
+
+@pytest.mark.parametrize("deck,cards", [
+    ("dino2", [("red-dingbat", (60, 60), False), ("blue-skip-draw2", (300, 200), True),
+               ("orange-reverse", (480, 40), False)]),
+    ("snake-cup", [("violet-hearts", (60, 60), False), ("green-river", (300, 200), True),
+                   ("orange-suns", (480, 40), False)]),
+])
+@pytest.mark.parametrize("locator", ["detector", "contour"])
+def test_reads_rendered_cards_on_a_table(deck, cards, locator):
+    img = table_with(deck, cards)
+    reads = Recognizer(deck, locator=locator).read(img)
+    assert sorted(r.card for r in reads) == sorted(c for c, _, _ in cards)
+    first = next(r for r in reads if r.card == cards[0][0])
+    xs, ys = zip(*first.quad.polygon())
+    # the first card was pasted at x 60..143, y 60..189
+    assert abs(min(xs) - 60) < 6 and abs(max(xs) - 143) < 6 and abs(min(ys) - 60) < 6 and abs(max(ys) - 189) < 6
+
+
+@pytest.mark.parametrize("deck,cards", [
+    ("dino2", [("dino", (60, 60), False), ("nathan", (300, 200), True), ("rainbow-reverse", (480, 40), False)]),
+    ("snake-cup", [("snake", (60, 60), False), ("red-stars", (300, 200), True)]),
+])
+def test_colourless_rainbow_cards_are_read(deck, cards):
+    reads = Recognizer(deck, locator="contour").read(table_with(deck, cards, seed=3))
+    assert sorted(r.card for r in reads) == sorted(c for c, _, _ in cards)
+
+
+def test_coloured_and_rainbow_reverse_are_told_apart():
+    reads = Recognizer("dino2", locator="contour").read(
+        table_with("dino2", [("green-reverse", (60, 60), False), ("rainbow-reverse", (300, 200), False)], seed=5))
+    assert sorted(r.card for r in reads) == ["green-reverse", "rainbow-reverse"]
+
+
+def test_identify_command_json_dino2(tmp_path, capsys):
+    from web.cli import main
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), table_with("dino2", [("green-draw7", (200, 150), True)]))
+    assert main(["identify", str(path), "--deck", "dino2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip())
+    assert [c["card"] for c in out["cards"]] == ["green-draw7"]
+
+
+def test_train_writes_the_decks_own_model_by_default(tmp_path, monkeypatch, capsys):
+    from web.cli import main
+    monkeypatch.setattr("vision.errors.BUNDLED", tmp_path)
+    assert main(["train", "--deck", "snake-cup", "--samples", "40", "--epochs", "1"]) == 0
+    assert (tmp_path / "snake-cup-symbols.npz").is_file()
+    assert not (tmp_path / "uno-symbols.npz").exists()
