@@ -49,6 +49,8 @@ class CardDetector:
             import onnxruntime as ort
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = threads
+            # no busy-waiting between runs: the spinning threads starve numpy's, which reads the cards next
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             opts.log_severity_level = 3
             self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except ImportError as e:
