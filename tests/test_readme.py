@@ -78,8 +78,14 @@ COVERAGE = {
         Serve("prison", ["Ana", "Ben", "Cy", "Dee"], 3, {"jump_in_penalty": 4}),
     "tableref print-deck dino2 --out dino2.pdf": Run("wrote", (CHEAP_OUT, (r"$", " --dpi 72"))),
     "tableref print-deck snake-cup --out snake-cup.pdf --duplex": Run("wrote", (CHEAP_OUT, (r"$", " --dpi 72"))),
-    "tableref train --deck ono --samples 16000 --epochs 30 --seed 1 --out my-symbols.npz": Run(
+    "tableref train --deck ono --samples 20000 --epochs 30 --seed 1 --out my-symbols.npz": Run(
         "wrote", (CHEAP_OUT, (r"--samples \d+", "--samples 60"), (r"--epochs \d+", "--epochs 1"))),
+    "pip install -e '.[train]'": ByTest("Makefile", None, ("-e '.[test,bench,train]'",),
+                                        "make test installs the train extra"),
+    "tableref train --detector --images 1200 --epochs 15 --imgsz 320 --seed 0 --out my-detector.onnx": ByTest(
+        "tests/test_vision_detector_train.py", "test_train_detector_command_exports_a_model_the_detector_loads",
+        ('"train", "--detector", "--images"', '"--epochs"', '"--imgsz"', '"--out"'),
+        "a tiny run: 16 scenes, 1 epoch, 64 px"),
     "tableref cards ono": Run("wild-draw4"),
     "tableref replay docs/examples/ono-game.jsonl": Run("winner"),
     "tableref simulate --rules prison --games 2000": Run("violations", ((r"--games \d+", "--games 20"),)),
