@@ -200,6 +200,10 @@ def play_one(rules_id: str, players: int, seed: int, options: dict | None, repor
         if problems:
             fail("; ".join(problems), event)
             break
+    return _count_game(report, game, events)
+
+
+def _count_game(report: SimReport, game, events: int):
     report.events += events
     report.games += 1
     if game.state.winner is not None:
@@ -264,11 +268,7 @@ def play_legal(rules_id: str, players: int, seed: int, options: dict | None, rep
                 report.violations.append({"game": seed, "event": len(game.log), "last": event,
                                           "problem": "; ".join(problems)})
                 break
-    report.events += events
-    report.games += 1
-    if game.state.winner is not None:
-        report.wins[game.state.winner] += 1
-    return game
+    return _count_game(report, game, events)
 
 
 def simulate(rules_id: str, games: int, players: int = 4, seed: int = 0, options: dict | None = None) -> SimReport:

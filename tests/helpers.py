@@ -57,3 +57,23 @@ def counts(game: Game) -> list[int]:
 def turn(game: Game) -> str:
     state = game.to_dict()
     return state["players"][state["current_player"]]["name"]
+
+
+def table_with(deck, cards, seed=0):
+    """A dark 640x480 table with rendered cards of `deck` pasted upright or on their side:
+    cards = [(card id, (x, y) of the top-left corner, sideways)]."""
+    import random
+
+    import numpy as np
+
+    from vision.art import render_card
+    from vision.augment import rgba_to_bgr_on
+    rng = random.Random(seed)
+    img = np.full((480, 640, 3), 40, np.uint8)
+    for cid, (x, y), sideways in cards:
+        face = render_card(cid, deck, rng=rng, size=(84, 130))
+        if sideways:
+            face = np.ascontiguousarray(np.rot90(face))
+        fh, fw = face.shape[:2]
+        img[y:y + fh, x:x + fw] = rgba_to_bgr_on(face, img[y:y + fh, x:x + fw])
+    return img

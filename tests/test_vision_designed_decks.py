@@ -1,29 +1,14 @@
 """The recognizer on the decks we design ourselves (dino2, snake-cup): their own symbol models,
 their own colour palettes, and their colourless (rainbow) cards."""
 import json
-import random
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.augment import rgba_to_bgr_on
 from vision.colour import HUE_BUCKETS, colour_votes, palette_for
 from vision.recognizer import Recognizer
-
-
-def table_with(deck, cards, seed=0):
-    """A dark 640x480 table with rendered cards of `deck` pasted upright or on their side."""
-    from vision.art import render_card
-    rng = random.Random(seed)
-    img = np.full((480, 640, 3), 40, np.uint8)
-    for cid, (x, y), sideways in cards:
-        face = render_card(cid, deck, rng=rng, size=(84, 130))
-        if sideways:
-            face = np.ascontiguousarray(np.rot90(face))
-        h, w = face.shape[:2]
-        img[y:y + h, x:x + w] = rgba_to_bgr_on(face, img[y:y + h, x:x + w])
-    return img
+from helpers import table_with
 
 
 def test_uno_palette_is_the_measured_one():

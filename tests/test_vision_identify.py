@@ -2,36 +2,21 @@
 development photos (read from ../shared/real-uno-dev at run time, skipped where absent)."""
 import csv
 import json
-import random
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.augment import rgba_to_bgr_on
 from vision.recognizer import Recognizer
+from helpers import table_with
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT.parent / "shared" / "real-uno-dev"
 
 
-def table_with(cards, seed=0):
-    """A dark 640x480 table with rendered cards pasted upright or on their side at given places."""
-    from vision.art import render_card
-    rng = random.Random(seed)
-    img = np.full((480, 640, 3), 40, np.uint8)
-    for cid, (x, y), sideways in cards:
-        face = render_card(cid, "ono", rng=rng, size=(84, 130))
-        if sideways:
-            face = np.ascontiguousarray(np.rot90(face))
-        h, w = face.shape[:2]
-        img[y:y + h, x:x + w] = rgba_to_bgr_on(face, img[y:y + h, x:x + w])
-    return img
-
-
 def test_reads_rendered_cards_on_a_table_with_their_outlines():
-    img = table_with([("red-7", (60, 60), False), ("blue-skip", (300, 200), True), ("wild", (480, 60), False)])
+    img = table_with("ono", [("red-7", (60, 60), False), ("blue-skip", (300, 200), True), ("wild", (480, 60), False)])
     reads = Recognizer("ono").read(img)
     assert sorted(r.card for r in reads) == ["blue-skip", "red-7", "wild"]
     red = next(r for r in reads if r.card == "red-7")
@@ -49,7 +34,7 @@ def test_unknown_deck_is_a_clear_error():
 def test_identify_command_json(tmp_path, capsys):
     from web.cli import main
     path = tmp_path / "t.png"
-    cv2.imwrite(str(path), table_with([("green-4", (200, 150), True)]))
+    cv2.imwrite(str(path), table_with("ono", [("green-4", (200, 150), True)]))
     assert main(["identify", str(path), "--deck", "ono", "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip())
     assert out["image"] == str(path)
