@@ -34,6 +34,7 @@ from .tracker import Observation, PileTracker, Seen
 MOTION_DIFF = 18          # grey-level change that counts as motion (at 1/4 scale, after blur)
 MOTION_FRAC = 0.004       # share of the region's pixels that must change to call it moving
 HINT_REST_S = 0.4         # a draw-pile visit ends after this long without motion
+LATE_S = 0.1              # a paced video file drops frames once processing is this far behind
 
 
 class TablePipeline:
@@ -52,6 +53,7 @@ class TablePipeline:
         self.status = {"state": "starting", "message": f"opening {source}"}
         self.jpeg_every = jpeg_every
         self.frame_ms: list[float] = []
+        self.frames_dropped = 0   # paced video frames skipped because processing fell behind
         self._prev_small = None
         self._hint_active = False
         self._hint_last_motion = 0.0
@@ -161,6 +163,11 @@ class TablePipeline:
                     lag = (t - start_t) - (time.monotonic() - start_wall)
                     if lag > 0:
                         time.sleep(lag)
+                    elif lag < -LATE_S:
+                        # behind the recording: drop the frame, as a live camera drops what is not
+                        # read in time, rather than fall further and further behind
+                        self.frames_dropped += 1
+                        continue
                 t0 = time.perf_counter()
                 events = self.process(t, frame)
                 self.frame_ms.append((time.perf_counter() - t0) * 1000)
