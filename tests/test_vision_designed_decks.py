@@ -89,3 +89,15 @@ def test_train_writes_the_decks_own_model_by_default(tmp_path, monkeypatch, caps
     assert main(["train", "--deck", "snake-cup", "--samples", "40", "--epochs", "1"]) == 0
     assert (tmp_path / "snake-cup-symbols.npz").is_file()
     assert not (tmp_path / "uno-symbols.npz").exists()
+
+
+def test_hue_margin_is_the_distance_to_the_nearest_edge_with_another_colour():
+    from vision.colour import hue_margin
+    # UNO yellow is 11..40: a median of 26 lies 14 from the edge at 40 and 15 from 11
+    assert hue_margin(np.array([25, 26, 27]), "yellow", HUE_BUCKETS) == 14.0
+    # UNO red wraps (140..180 and 0..11): 178 counts as -2, the median of 2, 3, -2 is 2, 9 from 11
+    assert hue_margin(np.array([2, 3, 178]), "red", HUE_BUCKETS) == 9.0
+    # snake-cup orange is only about 12 wide: its middle is at most 6 from an edge
+    pal = palette_for("snake-cup")
+    lo, hi = dict((n, r) for n, r in pal)["orange"]
+    assert hue_margin(np.array([(lo + hi) / 2]), "orange", pal) <= 6.5

@@ -81,7 +81,36 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     votes = {name: 0.0 for name, _ in palette}
     for name, (lo, hi) in palette:
         votes[name] += float(((hue >= lo) & (hue < hi) & coloured).sum()) / n
-    return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean())}
+    top = max(votes, key=votes.get)
+    return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
+            "hue_margin": hue_margin(hue[coloured], top, palette)}
+
+
+def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
+    """How far (in OpenCV hue units) the median hue of `colour`'s pixels lies inside its bucket:
+    the distance to the nearest edge shared with another colour. Near an edge, a colour cast or
+    another printer's ink could have put the card in the neighbouring colour, so a reading there
+    is less sure (vision/recognizer.py lowers its confidence)."""
+    ranges = [r for name, r in palette if name == colour]
+    if hues.size == 0 or not ranges:
+        return 0.0
+    inside = np.zeros(hues.shape, bool)
+    for lo, hi in ranges:
+        inside |= (hues >= lo) & (hues < hi)
+    h = hues[inside].astype(np.float64)
+    wraps = any(lo == 0 for lo, _ in ranges) and any(hi >= 180 for _, hi in ranges)
+    if wraps:  # a colour across 0 (red): measure on -90..90 so its two buckets are one
+        h = np.where(h >= 90, h - 180, h)
+    if h.size == 0:
+        return 0.0
+    m = float(np.median(h))
+    edges = []
+    for lo, hi in ranges:
+        for e in (lo, hi):
+            if wraps and e in (0, 180, 181):
+                continue            # the wrap is no edge
+            edges.append(e - 180 if wraps and e >= 90 else e)
+    return float(min(abs(m - e) for e in edges)) if edges else 90.0
 
 
 def card_colour(card_bgr: np.ndarray, palette: tuple = HUE_BUCKETS) -> tuple[str | None, float]:

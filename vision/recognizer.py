@@ -19,6 +19,7 @@ from .rectify import warp_card
 
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
                   "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
+HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
 
 
@@ -88,6 +89,9 @@ class Recognizer:
         votes = v["votes"]
         colour = max(votes, key=votes.get)
         colour_share = votes[colour] if v["coloured"] >= 0.15 else 0.0
+        # a hue close to the edge of its colour's range is a doubtful colour (orange against
+        # yellow in the snake-cup deck): full trust from HUE_SURE units inside the range
+        colour_share *= min(1.0, 0.25 + 0.75 * v["hue_margin"] / HUE_SURE)
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0
         # (a symbol may be both: dino2 has coloured reverses and a rainbow one, so both are scored)
