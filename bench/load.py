@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import selectors
 import statistics
 import sys
 import tempfile
@@ -34,7 +33,7 @@ def _push_latency():
 
 
 _pl = _push_latency()
-Stream, percentile, post, start_server = _pl.Stream, _pl.percentile, _pl.post, _pl.start_server
+open_streams, percentile, post, start_server = _pl.open_streams, _pl.percentile, _pl.post, _pl.start_server
 
 
 def rss_kib(pid: int) -> int:
@@ -55,12 +54,7 @@ def run(n_streams: int = 200, rate: float = 4.0, seconds: float = 60.0) -> dict:
 
 
 def _run(pid: int, base: str, n_streams: int, rate: float, seconds: float) -> dict:
-    host, port = base.split("//")[1].split(":")
-    post(base, {"type": "flip", "card": "red-5"})
-    sel = selectors.DefaultSelector()
-    streams = [Stream(host, int(port)) for _ in range(n_streams)]
-    for s in streams:
-        sel.register(s.sock, selectors.EVENT_READ, s)
+    sel, streams = open_streams(base, n_streams)
     dropped: set[int] = set()
 
     def pump(until: float, done=lambda: False) -> None:

@@ -98,13 +98,19 @@ def pump(sel, until: float, done=lambda: False) -> None:
             key.data.feed(time.perf_counter())
 
 
-def run(base: str, n_streams: int, n_events: int) -> int:
+def open_streams(base: str, n_streams: int):
+    """Turns a first card up (event 2), then opens n streams on one selector: (selector, streams)."""
     host, port = base.split("//")[1].split(":")
     post(base, {"type": "flip", "card": "red-5"})
     sel = selectors.DefaultSelector()
     streams = [Stream(host, int(port)) for _ in range(n_streams)]
     for s in streams:
         sel.register(s.sock, selectors.EVENT_READ, s)
+    return sel, streams
+
+
+def run(base: str, n_streams: int, n_events: int) -> int:
+    sel, streams = open_streams(base, n_streams)
     pump(sel, time.perf_counter() + 30, lambda: all(2 in s.seen for s in streams))
     connected = sum(2 in s.seen for s in streams)
     if connected < n_streams:

@@ -1,7 +1,16 @@
-"""Small helpers for writing referee tests as event scripts."""
+"""Small helpers shared by the tests: referee event scripts, a real `tableref` server on a free
+port, a rendered table for the recognizer."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 from referee import Game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def setup(rules="ono", players=("Ana", "Ben", "Cy"), dealer=0, **options) -> dict:
@@ -77,3 +86,36 @@ def table_with(deck, cards, seed=0):
         fh, fw = face.shape[:2]
         img[y:y + fh, x:x + fw] = rgba_to_bgr_on(face, img[y:y + fh, x:x + fw])
     return img
+
+
+def start_tableref(*args, env_extra=None, preexec_fn=None, timeout=30.0):
+    """Starts `tableref ARGS` (serve or demo) on 127.0.0.1 and a free port, from the repository
+    root, and reads what it prints up to the host's link. Returns (process, base URL, printed
+    text); a server that prints no links is killed and fails the test with its output."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
+    env.pop("TABLEREF_HOST_TOKEN", None)     # each test says which token it means
+    proc = subprocess.Popen([sys.executable, "-m", "web", *args, "--host", "127.0.0.1", "--port", "0"],
+                            cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=preexec_fn)
+    lines = []
+    deadline = time.monotonic() + timeout
+    for line in proc.stdout:
+        lines.append(line)
+        if line.strip().startswith("host (keep private):") or time.monotonic() > deadline:
+            break
+    out = "".join(lines)
+    viewer = [l for l in lines if "phones and viewers:" in l]
+    if not viewer:
+        proc.kill()
+        raise AssertionError(f"tableref {' '.join(map(str, args))} did not start:\n{out}")
+    return proc, viewer[0].split()[-1].rsplit("/t/", 1)[0], out
+
+
+def wait_for(predicate, timeout=5.0):
+    """True as soon as predicate() is, False once `timeout` seconds have passed."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False

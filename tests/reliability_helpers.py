@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import subprocess
-import sys
-import time
 
+from helpers import start_tableref
 from referee import Game
 from referee.simulate import SimReport, play_one
 
@@ -22,25 +20,8 @@ DROPPED = (ConnectionError, http.client.HTTPException, OSError, TimeoutError)
 
 def start(data, *extra, env_extra=None, preexec_fn=None, timeout=30.0):
     """Starts `tableref serve` on a free port; returns (process, base URL, what it printed)."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
-    env.pop("TABLEREF_HOST_TOKEN", None)
-    proc = subprocess.Popen([sys.executable, "-m", "web", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--data", str(data), "--host-token", TOKEN, *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                            preexec_fn=preexec_fn)
-    lines = []
-    deadline = time.monotonic() + timeout
-    for line in proc.stdout:
-        lines.append(line)
-        if line.strip().startswith("host (keep private):") or time.monotonic() > deadline:
-            break
-    out = "".join(lines)
-    viewer = [l for l in lines if "phones and viewers:" in l]
-    if not viewer:
-        proc.kill()
-        raise AssertionError(f"tableref serve did not start:\n{out}")
-    base = viewer[0].split()[-1].rsplit("/t/", 1)[0]
-    return proc, base, out
+    return start_tableref("serve", "--data", str(data), "--host-token", TOKEN, *extra, env_extra=env_extra,
+                          preexec_fn=preexec_fn, timeout=timeout)
 
 
 def stop(proc) -> None:

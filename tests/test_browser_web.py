@@ -8,12 +8,12 @@ import json
 import os
 import tempfile
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import start_tableref
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -28,18 +28,8 @@ SHOTS = (Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 class Server:
     def __init__(self, data: Path):
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        env.pop("TABLEREF_HOST_TOKEN", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "web", "serve", "--rules", "ono", "--players", "Ana,Ben,Cy", "--host", "127.0.0.1",
-             "--port", "0", "--data", str(data), "--host-token", TOKEN],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        self.base = None
-        for line in self.proc.stdout:
-            if "phones and viewers:" in line:
-                self.base = line.split()[-1].rsplit("/t/", 1)[0]
-                break
-        assert self.base, "tableref serve did not print its links"
+        self.proc, self.base, _ = start_tableref("serve", "--rules", "ono", "--players", "Ana,Ben,Cy",
+                                                 "--data", str(data), "--host-token", TOKEN)
 
     def post(self, event: dict, token: str = TOKEN) -> dict:
         req = urllib.request.Request(f"{self.base}/api/tables/main/events", data=json.dumps(event).encode(),

@@ -17,7 +17,6 @@ import json
 import os
 import warnings
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -26,6 +25,7 @@ import pytest
 
 from referee import Game
 from test_browser_web import ARGS, CHROMIUM, SHOTS
+from helpers import start_tableref, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "datasets" / "demo"
@@ -98,15 +98,6 @@ class VideoClock:
         pass
 
 
-def wait_for(predicate, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_the_demo_host_takes_back_a_wrong_play_and_plays_a_missed_card_by_hand(tmp_path):
     from web.app import create_app
     from web.demo import CAMERA_GRACE_S, DemoRecording, DemoTable, game_events, same_event
@@ -164,20 +155,9 @@ def is_subsequence(small: list, big: list) -> bool:
 @pytest.mark.skipif(not (DEMO / "demo.mp4").exists(), reason="demo recording not present")
 def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
     from playwright.sync_api import sync_playwright
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("TABLEREF_HOST_TOKEN", None)
-    proc = subprocess.Popen([sys.executable, "-m", "web", "demo", "--once", "--host", "127.0.0.1", "--port", "0",
-                             "--host-token", TOKEN], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    printed = []
+    proc, base, out = start_tableref("demo", "--once", "--host-token", TOKEN)
     try:
-        for line in proc.stdout:
-            printed.append(line)
-            if line.strip().startswith("host (keep private):"):
-                break
-        out = "".join(printed)
         assert "new table main: ONO!: Ana, Ben, Cleo" in out, out
-        base = next(l for l in printed if "phones and viewers:" in l).split()[-1].rsplit("/t/", 1)[0]
         assert f"overlay for OBS:     {base}/t/main/overlay" in out
         assert f"camera view:         {base}/t/main/camera" in out
         assert f"host (keep private): {base}/t/main#token={TOKEN}" in out

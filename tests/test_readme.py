@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import start_tableref
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -170,17 +171,8 @@ def test_serve_commands_run_here(command, tmp_path):
     camera at index 0, it is running)."""
     how = COVERAGE[command]
     argv = shlex.split(command)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "web", *argv[1:], "--host", "127.0.0.1", "--port", "0",
-                             "--data", str(tmp_path)], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc, base, _ = start_tableref(*argv[1:], "--data", str(tmp_path))
     try:
-        lines = []
-        for line in proc.stdout:
-            lines.append(line)
-            if line.strip().startswith("host (keep private):"):
-                break
-        base = next(l for l in lines if "phones and viewers:" in l).split()[-1].rsplit("/t/", 1)[0]
         with urllib.request.urlopen(f"{base}/api/tables/main/state", timeout=10) as r:
             state = json.load(r)
         assert state["rules"] == how.rules and [p["name"] for p in state["players"]] == how.players

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from reliability_helpers import bare, get_json, post_event, request, start, stop
+from reliability_helpers import bare, get_json, post_event, request, stop
 from web.app import create_app
 
 TOKEN = "Hq3v9-Zt_8KpL2mNwX4cR7yB1sD6fG0j"     # looks like `serve`'s own (token_urlsafe(24))
@@ -153,21 +153,10 @@ def test_the_stream_is_read_only(app):
 def test_a_real_server_with_a_made_token_serves_it_to_no_viewer(tmp_path):
     """`serve` without --host-token makes one and prints it in the host's link only."""
     from reliability_helpers import TOKEN as GIVEN
-    import os
-    import subprocess
-    import sys
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("TABLEREF_HOST_TOKEN", None)
-    proc = subprocess.Popen([sys.executable, "-m", "web", "serve", "--host", "127.0.0.1", "--port", "0", "--data",
-                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    from helpers import start_tableref
+    proc, base, out = start_tableref("serve", "--data", str(tmp_path))
     try:
-        out = ""
-        for line in proc.stdout:
-            out += line
-            if "host (keep private):" in line:
-                break
         token = out.split("#token=")[1].split()[0]
-        base = out.split("phones and viewers:")[1].split()[0].rsplit("/t/", 1)[0]
         assert token != GIVEN and len(token) >= 24
         for path in ["/", "/t/main", "/t/main/overlay", "/t/main/camera", "/static/phone.js", "/static/overlay.js",
                      "/static/lobby.js", "/static/cards.js", "/api/tables", "/api/tables/main/state"]:

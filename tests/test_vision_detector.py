@@ -86,7 +86,6 @@ def test_the_committed_detector_finds_whole_cards_in_held_out_scenes(detector):
 
 
 def test_the_detector_reads_a_light_paper_table_where_borders_do_not_stand_out(detector):
-    from vision.synth.generate import compose  # noqa: F401  (the scene code, for its table kinds)
     hits = total = 0
     for i in range(40):
         jpeg, labels = make_scene("uno", 5151, i, 640)
@@ -103,7 +102,7 @@ def test_the_detector_reads_a_light_paper_table_where_borders_do_not_stand_out(d
     assert hits / total >= 0.85
 
 
-def test_recognizer_locators_agree_on_a_plain_photo_like_scene():
+def test_recognizer_takes_a_locator_and_refuses_an_unknown_one():
     rec_d, rec_c = Recognizer("ono"), Recognizer("ono", locator="contour")
     with pytest.raises(ValueError, match="unknown locator"):
         Recognizer("ono", locator="magic")

@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
 from vision.recognizer import Recognizer

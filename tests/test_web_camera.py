@@ -7,11 +7,11 @@ because what is tested is the glue, not recognition."""
 from __future__ import annotations
 
 import sys
-import threading
 import time
 import types
 
 from web.app import create_app
+from helpers import start_tableref, wait_for
 
 TOKEN = "tok"
 SETUP = {"type": "setup", "rules": "ono", "players": ["Ana", "Ben", "Cy"], "camera": "table.mp4"}
@@ -39,15 +39,6 @@ class ScriptedPipeline:
         on_event({"type": "draw_hint", "t": 3.5})
         on_event({"type": "play"})
         stop_event.wait(10)
-
-
-def wait_for(predicate, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_camera_events_reach_the_table(tmp_path, monkeypatch):
@@ -106,7 +97,6 @@ def test_vision_events_become_referee_events_only_when_sure():
 
 # -- a video file played as a live camera, and `serve --camera` for real --------------------------------
 import json
-import os
 import subprocess
 import urllib.request
 from pathlib import Path
@@ -159,20 +149,19 @@ def test_a_video_plays_at_its_own_speed_and_a_slow_reader_gets_the_newest_frames
     assert 0.9 < wall < 1.8 and got[-1][0] > 1.8
 
 
+def assert_recording_opens_the_game(base):
+    """Within a minute the camera has turned the recording's first card up and put its first play
+    (Cleo's wild, event 2 of the recording) on the table in the current player's name."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end and get(base, "/api/tables/main/state")["event_count"] < 3:
+        time.sleep(0.3)
+    events = get(base, "/api/tables/main/events")["events"]
+    assert [(e["type"], e.get("card"), e.get("cards"), e.get("player")) for e in events[1:3]] == [
+        ("flip", "red-reverse", None, None), ("play", None, ["wild"], 2)]
+
+
 def start_serve(data, *extra):
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "web", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--data", str(data), "--host-token", TOKEN, *extra], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if line.strip().startswith("host (keep private):"):
-            break
-    out = "".join(lines)
-    assert "phones and viewers:" in out, out
-    base = next(l for l in lines if "phones and viewers:" in l).split()[-1].rsplit("/t/", 1)[0]
-    return proc, base, out
+    return start_tableref("serve", "--data", str(data), "--host-token", TOKEN, *extra)
 
 
 def get(base, path):
@@ -198,12 +187,7 @@ def test_serve_with_a_video_file_as_the_camera(tmp_path):
                                   "--camera", str(DEMO_VIDEO))
     try:
         assert f"camera view:         {base}/t/main/camera" in out
-        end = time.monotonic() + 60
-        while time.monotonic() < end and get(base, "/api/tables/main/state")["event_count"] < 3:
-            time.sleep(0.3)
-        events = get(base, "/api/tables/main/events")["events"]
-        assert [(e["type"], e.get("card"), e.get("cards"), e.get("player")) for e in events[1:3]] == [
-            ("flip", "red-reverse", None, None), ("play", None, ["wild"], 2)]
+        assert_recording_opens_the_game(base)
         cam = get(base, "/api/tables/main/camera")
         assert cam["state"] == "running" and cam["pipeline"]["state"] == "running" and cam["has_frame"]
         assert cam["frames"]["read"] > 0
@@ -282,12 +266,7 @@ def test_serve_with_a_phone_stream_url_as_the_camera(tmp_path):
         url = f"http://127.0.0.1:{phone_app.stdout.readline().strip()}/video"
         proc, base, out = start_serve(tmp_path, "--rules", "ono", "--players", "Ana,Ben,Cleo", "--camera", url)
         try:
-            end = time.monotonic() + 60
-            while time.monotonic() < end and get(base, "/api/tables/main/state")["event_count"] < 3:
-                time.sleep(0.3)
-            events = get(base, "/api/tables/main/events")["events"]
-            assert [(e["type"], e.get("card"), e.get("cards"), e.get("player")) for e in events[1:3]] == [
-                ("flip", "red-reverse", None, None), ("play", None, ["wild"], 2)]
+            assert_recording_opens_the_game(base)
             cam = get(base, "/api/tables/main/camera")
             assert cam["state"] == "running" and cam["source"] == url and cam["frames"] is None
         finally:

@@ -3,28 +3,17 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import signal
 import subprocess
 import sys
 import urllib.request
+from helpers import start_tableref
 
 TOKEN = "serve-test-token"
 
 
 def start(data, *extra):
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("TABLEREF_HOST_TOKEN", None)
-    proc = subprocess.Popen([sys.executable, "-m", "web", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--data", str(data), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env)
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if line.strip().startswith("host (keep private):"):
-            break
-    base = next(l for l in lines if "phones and viewers:" in l).split()[-1].rsplit("/t/", 1)[0]
-    return proc, base, "".join(lines)
+    return start_tableref("serve", "--data", str(data), *extra)
 
 
 def post(base, event, token=TOKEN):

@@ -27,7 +27,6 @@ import cv2
 import numpy as np
 
 from .camera import FrameSource
-from .locate import find_cards
 from .recognizer import CONFIRM_THRESHOLD, Recognizer
 from .tracker import Observation, PileTracker, Seen
 
