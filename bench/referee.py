@@ -26,8 +26,19 @@ import statistics
 import sys
 import time
 
-# this file is called referee.py: keep its folder off the path so `referee` is the package
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+# this file is called referee.py: keep its folder off the path so `referee` is the package, and
+# import its neighbours (referee_floor, compiled_referee) from it by name
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+
+
+def _neighbour(name: str):
+    import importlib.util
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, name + ".py"))
+        sys.modules[name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 class Side:
@@ -79,16 +90,44 @@ def rlcard_engine_player(players: int, step_back: bool = False):
     return play
 
 
-def measure(players: int, rounds: int, slice_s: float, slow_rows: bool) -> list[Side]:
+def floor_player(players: int):
+    play_game = _neighbour("referee_floor").play_game
+    rng = random.Random(0)
+    return lambda i: play_game(players, rng)
+
+
+def rlcard_env_player(players: int):
+    """rlcard's environment (what its users train against): the engine plus its state encoding."""
+    import rlcard
+    from rlcard.agents import RandomAgent
+    env = rlcard.make("uno", config={"game_num_players": players, "seed": 0})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(players)])
+
+    def play(i: int) -> int:
+        trajectories, _ = env.run(is_training=False)
+        return sum(len(t) // 2 for t in trajectories)
+    return play
+
+
+BASE = "rlcard UnoGame engine, random legal actions"
+
+
+def measure(players: int, rounds: int, slice_s: float, slow_rows: bool, compiled: bool) -> list[Side]:
     sides = [Side("tableref referee, random legal play (draw only when stuck)", tableref_player(players, False, True)),
              Side("tableref, the same + invariants after every event", tableref_player(players, True, True)),
              Side("tableref, uniform over every legal event (draw any time)", tableref_player(players, False, False)),
-             Side("rlcard UnoGame engine, random legal actions", rlcard_engine_player(players))]
+             Side(BASE, rlcard_engine_player(players)),
+             Side("rlcard UNO environment (rlcard.make, RandomAgent)", rlcard_env_player(players)),
+             Side("floor: least validating referee in pure Python (referee_floor)", floor_player(players))]
+    if compiled:
+        sides.insert(1, _neighbour("compiled_referee").CompiledSide("tableref referee compiled by Cython, unchanged", players))
     if slow_rows:
         sides.append(Side("rlcard UnoGame with allow_step_back (its undo)", rlcard_engine_player(players, True)))
     for _ in range(rounds):
         for side in sides:
             side.run(slice_s)
+    for side in sides:
+        getattr(side, "close", lambda: None)()
     return sides
 
 
@@ -172,6 +211,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--no-step-back", action="store_true", help="leave out rlcard's slow undo row")
     parser.add_argument("--breakdown", action="store_true", help="print where tableref's time goes per event, then stop")
+    parser.add_argument("--compiled", action="store_true",
+                        help="add a row for the referee compiled by Cython as it stands (builds it first, about a minute)")
     args = parser.parse_args()
     if args.breakdown:
         for n in args.players:
@@ -180,8 +221,8 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} at the start; {args.rounds} rounds of {args.slice:g} s per side")
     print(f"{'players':>7}  {'engine':<60}{'games/s':>9}{'events/s':>10}{'ev/game':>8}{'vs rlcard':>11}")
     for n in args.players:
-        sides = measure(n, args.rounds, args.slice, not args.no_step_back)
-        base = sides[3]
+        sides = measure(n, args.rounds, args.slice, not args.no_step_back, args.compiled)
+        base = next(side for side in sides if side.name == BASE)
         for side in sides:
             ratio = statistics.median(a / b for a, b in zip(side.round_rates, base.round_rates))
             print(f"{n:>7}  {side.name:<60}{side.games / side.seconds:>9.0f}{side.events / side.seconds:>10.0f}"
