@@ -228,7 +228,6 @@ def play_legal(rules_id: str, players: int, seed: int, options: dict | None, rep
     rules = game.rules
     table = PhysicalTable(game.state.deck, players, rng)
     table.carry_out(verdict.effects)
-    hands = table.hands
     choice = rng.choice
     submit = game.submit
     events = 1

@@ -2,7 +2,6 @@
 import math
 import re
 
-from referee import load_deck
 from vision.art.printdeck import PAPERS_MM, card_slots
 from web.cli import main
 

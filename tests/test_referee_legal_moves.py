@@ -10,7 +10,7 @@ import pytest
 from referee import Game, all_rules
 from referee.simulate import PhysicalTable, SimReport, play_legal
 
-from helpers import draw, pass_, play, setup
+from helpers import draw, play, setup
 
 ONO = all_rules()["ono"]
 

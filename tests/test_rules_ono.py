@@ -241,7 +241,6 @@ def test_longer_game_keeps_drawing_until_a_card_can_be_played():
 
 
 def test_shorter_game_removes_six_to_nine():
-    from referee import load_deck
     g = game_of(setup(shorter_game=True))
     assert g.to_dict()["draw_pile"] == 112 - 32 - 21
     rejected(g, {"type": "flip", "card": "red-7"})

@@ -5,7 +5,7 @@ counterclockwise, so the order of turns is Ana -> Dee -> Cy -> Ben -> Ana: Dee s
 """
 import pytest
 
-from helpers import call, color, counts, draw, game_of, pass_, play, rejected, setup, turn
+from helpers import call, counts, draw, game_of, pass_, play, rejected, setup, turn
 
 FOUR = ("Ana", "Ben", "Cy", "Dee")
 

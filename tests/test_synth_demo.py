@@ -5,7 +5,6 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
-import pytest
 
 from referee import Game
 

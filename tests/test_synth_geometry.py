@@ -1,5 +1,4 @@
 """vision/synth: labelled quads match the rendered cards after perspective; visibility; determinism."""
-import random
 
 import cv2
 import numpy as np
@@ -7,7 +6,7 @@ import pytest
 
 from vision.art import render_card
 from vision.synth.generate import class_names, make_scene
-from vision.synth.scene import Canvas, camera, project, to_image, visibility
+from vision.synth.scene import Canvas, camera, to_image, visibility
 from vision.synth.writer import write_dataset, yolo_lines
 
 W, H = 640, 480

@@ -41,6 +41,8 @@ class Prison(UnoFamily):
     min_players, max_players = 2, 10
     start_direction = COUNTERCLOCKWISE      # the dealer's right starts, and play runs that way
     call_word = "UNO!"
+    call_penalty_option = "last_card_penalty"
+    missed_call_words = "never announced the last card"
     options = (
         Option("jump_in_penalty", 2, "cards taken by a player who jumps in without saying \"jump in\"",
                minimum=0),
@@ -169,12 +171,6 @@ class Prison(UnoFamily):
         got = st.take_up_to(target, st.options["last_card_penalty"])
         st.summary = (f"{st.names[caller]} catches {st.names[target]} with one card and no "
                       f"{self.call_word}: {st.names[target]} takes {got}")
-
-    def missed_call(self, st: TableState, seat: int) -> None:
-        if st.options["penalize_uncaught"] and st.hand_counts[seat] == 1:
-            got = st.take_up_to(seat, st.options["last_card_penalty"])
-            note = f"{st.names[seat]} never announced the last card and takes {got}"
-            self.add_note(st, note)
 
     # -- views and checks -------------------------------------------------------------------
     def extra_state(self, st: TableState) -> dict:

@@ -24,6 +24,7 @@ class Regulation(UnoFamily):
     deck_id = "uno"
     hand_size = 7
     call_word = "UNO!"
+    call_penalty_option = "call_penalty"
     phases = {**UnoFamily.phases,
               "discard": "the first player to discard a card of the first draw2's colour",
               "challenge": "the wild-draw4's victim to challenge it or draw 4",
@@ -139,7 +140,7 @@ class Regulation(UnoFamily):
         if card.symbol == "wild-draw4":
             st.phase = "challenge"
             st.vars["challenge"] = (seat, st.current, st.vars.get("color_before"))
-            st.summary += f" (or challenge it)"
+            st.summary += " (or challenge it)"
 
     # -- drawing ----------------------------------------------------------------------------
     def on_draw(self, st: TableState, event: dict) -> None:
@@ -224,12 +225,6 @@ class Regulation(UnoFamily):
         got = st.take_up_to(target, st.options["call_penalty"])
         st.summary = (f"{st.names[caller]} claims {st.names[target]} did not call {self.call_word}: "
                       f"{st.names[target]} takes {plural(got, 'penalty card')}")
-
-    def missed_call(self, st: TableState, seat: int) -> None:
-        if st.options["penalize_uncaught"] and st.hand_counts[seat] == 1:
-            got = st.take_up_to(seat, st.options["call_penalty"])
-            note = f"{st.names[seat]} never called {self.call_word} and takes {plural(got, 'penalty card')}"
-            self.add_note(st, note)
 
     # -- views and checks -------------------------------------------------------------------
     def extra_state(self, st: TableState) -> dict:

@@ -175,10 +175,10 @@ class SnakeCup(Rules):
 
     def short_crosses(self, st: TableState, seat: int, way: str) -> None:
         if way == "cup":
-            st.summary += f" (short of coins: the rest goes into the cup)"
+            st.summary += " (short of coins: the rest goes into the cup)"
             self.move(st, seat, CUP, st.coins[seat])
             return
-        st.summary += f" (short of coins: one each clockwise from the left while they last)"
+        st.summary += " (short of coins: one each clockwise from the left while they last)"
         for r in self.around(st, seat, include_self=False, include_out=st.options["comeback"]):
             if st.phase == "over" or st.coins[seat] == 0:
                 break

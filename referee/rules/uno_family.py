@@ -270,8 +270,18 @@ class UnoFamily(Rules):
             self.missed_call(st, st.vars["ono_open"])
             st.vars["ono_open"] = None
 
+    # Rule sets that punish a silent last card (prison, regulation) name the option that gives the
+    # cards it costs; with their option `penalize_uncaught` the referee gives it when nobody caught it.
+    call_penalty_option: str | None = None
+    missed_call_words = "never called {word}"
+
     def missed_call(self, st: TableState, seat: int) -> None:
-        """What happens to a player nobody caught (nothing in ONO!; a rule set may punish)."""
+        """What happens to a player nobody caught: nothing in ONO!, the call penalty where it is given."""
+        key = self.call_penalty_option
+        if key and st.options.get("penalize_uncaught") and st.hand_counts[seat] == 1:
+            got = st.take_up_to(seat, st.options[key])
+            words = self.missed_call_words.format(word=self.call_word)
+            self.add_note(st, f"{st.names[seat]} {words} and takes {plural(got, 'penalty card')}")
 
     def on_call(self, st: TableState, event: dict) -> None:
         caller, target = st.seat(event["caller"]), st.seat(event["target"])
@@ -350,7 +360,7 @@ class UnoFamily(Rules):
         if st.scores[winner] >= st.options["points_target"]:
             st.winner = winner
             st.phase = "over"
-            st.summary += f" and wins the game"
+            st.summary += " and wins the game"
             return
         self.redeal(st)
 

@@ -10,7 +10,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .draw import ellipse_points, text_image
+from .draw import text_image
 
 ICON_FONT = "DejaVuSans-Bold.ttf"
 

@@ -7,7 +7,7 @@ import math
 
 from PIL import Image, ImageChops, ImageDraw
 
-from .draw import (arrow_polygon, ellipse_points, paste_center, rotate_points, rounded_mask, rounded_rect,
+from .draw import (arrow_polygon, ellipse_points, paste_center, rotate_points, rounded_rect,
                    text_image)
 from .style import Style
 
