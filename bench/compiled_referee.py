@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 # bench/referee.py lies beside this file: keep this folder off the path so `referee` is the package
@@ -57,48 +56,25 @@ def build() -> Path:
     return DEST
 
 
-class CompiledSide:
-    """A row of bench/referee.py whose games run in a child process on the compiled copy."""
-
-    def __init__(self, name: str, players: int):
-        self.name = name
-        self.games = self.events = 0
-        self.seconds = 0.0
-        self.round_rates: list[float] = []
-        env = dict(os.environ, PYTHONPATH=str(build()))
-        self.child = subprocess.Popen([sys.executable, __file__, "serve", str(players)], env=env, text=True,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-
-    def run(self, seconds: float) -> None:
-        self.child.stdin.write(f"{seconds}\n")
-        self.child.stdin.flush()
-        games, events, elapsed = self.child.stdout.readline().split()
-        self.games += int(games)
-        self.events += int(events)
-        self.seconds += float(elapsed)
-        self.round_rates.append(int(games) / float(elapsed))
-
-    def close(self) -> None:
-        self.child.stdin.close()
-        self.child.wait()
+def start_child(players: int) -> subprocess.Popen:
+    """A child process playing the main row's games on the compiled copy (see `serve`)."""
+    env = dict(os.environ, PYTHONPATH=str(build()))
+    return subprocess.Popen([sys.executable, __file__, "serve", str(players)], env=env, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
 def serve(players: int) -> None:
+    """For each number of seconds read from stdin, plays bench/referee.py's main row that long on
+    the compiled referee and prints `games events elapsed`."""
+    import importlib.util
     import referee.game
-    from referee.simulate import SimReport, play_legal
     assert not referee.game.__file__.endswith(".py"), f"not the compiled copy: {referee.game.__file__}"
-    seed = 10_000
+    spec = importlib.util.spec_from_file_location("bench_referee", ROOT / "bench" / "referee.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    side = bench.Side("compiled", bench.tableref_player(players, False, True))
     for line in sys.stdin:
-        seconds = float(line)
-        start, games, events = time.perf_counter(), 0, 0
-        while time.perf_counter() - start < seconds:
-            report = SimReport("ono")
-            play_legal("ono", players, seed, {}, report, check=False, draw_only_when_stuck=True)
-            assert not report.violations, report.violations
-            events += report.events
-            games += 1
-            seed += 1
-        print(games, events, time.perf_counter() - start, flush=True)
+        print(*side.run(float(line)), flush=True)
 
 
 if __name__ == "__main__":

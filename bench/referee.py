@@ -50,16 +50,41 @@ class Side:
         self.seconds = 0.0
         self.round_rates: list[float] = []
 
-    def run(self, seconds: float) -> None:
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        """Plays whole games for `seconds`; returns and records (games, events, elapsed)."""
         start, games, events = time.perf_counter(), 0, 0
         while time.perf_counter() - start < seconds:
             events += self.play(self.games + games)
             games += 1
         elapsed = time.perf_counter() - start
+        self.record(games, events, elapsed)
+        return games, events, elapsed
+
+    def record(self, games: int, events: int, elapsed: float) -> None:
         self.games += games
         self.events += events
         self.seconds += elapsed
         self.round_rates.append(games / elapsed)
+
+
+class ChildSide(Side):
+    """A side whose games run in a child process (bench/compiled_referee.py serve), one round
+    at a time when told, so that its rounds interleave with the other sides'."""
+
+    def __init__(self, name: str, child):
+        super().__init__(name, None)
+        self.child = child
+
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        self.child.stdin.write(f"{seconds}\n")
+        self.child.stdin.flush()
+        games, events, elapsed = self.child.stdout.readline().split()
+        self.record(int(games), int(events), float(elapsed))
+        return int(games), int(events), float(elapsed)
+
+    def close(self) -> None:
+        self.child.stdin.close()
+        self.child.wait()
 
 
 def tableref_player(players: int, check: bool, stuck_only: bool):
@@ -120,7 +145,8 @@ def measure(players: int, rounds: int, slice_s: float, slow_rows: bool, compiled
              Side("rlcard UNO environment (rlcard.make, RandomAgent)", rlcard_env_player(players)),
              Side("floor: least validating referee in pure Python (referee_floor)", floor_player(players))]
     if compiled:
-        sides.insert(1, _neighbour("compiled_referee").CompiledSide("tableref referee compiled by Cython, unchanged", players))
+        child = _neighbour("compiled_referee").start_child(players)
+        sides.insert(1, ChildSide("tableref referee compiled by Cython, unchanged", child))
     if slow_rows:
         sides.append(Side("rlcard UnoGame with allow_step_back (its undo)", rlcard_engine_player(players, True)))
     for _ in range(rounds):

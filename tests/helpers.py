@@ -119,3 +119,13 @@ def wait_for(predicate, timeout=5.0):
             return True
         time.sleep(0.02)
     return False
+
+
+def load_bench(name: str):
+    """A script of bench/ as a module. bench/ is not a package, and putting it on sys.path would
+    hide the referee package behind bench/referee.py: the file is loaded by its path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

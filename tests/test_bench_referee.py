@@ -1,6 +1,5 @@
 """bench/referee.py and its floor: the floor must really validate (else it bounds nothing), and the
 benchmark must run and print its rows, the Cython-compiled row included."""
-import importlib.util
 import random
 import re
 import subprocess
@@ -9,17 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from helpers import load_bench
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-floor = load("referee_floor")
+floor = load_bench("referee_floor")
 
 
 def test_the_floor_deck_is_the_108_card_uno_deck():

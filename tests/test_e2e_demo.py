@@ -68,21 +68,21 @@ def test_the_demo_taps_are_what_the_camera_cannot_see_at_their_moment_in_the_vid
 
 def test_the_demo_table_notices_when_the_table_is_out_of_step_with_the_recording(tmp_path):
     from web.app import create_app
-    from web.demo import DemoRecording, DemoTable
+    from web.demo import DemoRecording, DemoTable, game_events
     app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
     registry = app.extensions["tableref"]
     rec = DemoRecording(DEMO)
     registry.submit("main", dict(rec.setup))
     demo = DemoTable(app, "main", rec, loop=False)
     table = registry.get("main")
-    assert demo.out_of_step(table) is None
+    assert demo.out_of_step(game_events(table)) is None
     registry.submit("main", {"type": "flip", "card": "red-reverse", "t": 1.6, "confidence": 0.99})
     registry.submit("main", {"type": "play", "player": "Cleo", "cards": ["wild"]})   # a name is that seat
-    assert demo.out_of_step(table) is None
+    assert demo.out_of_step(game_events(table)) is None
     registry.submit("main", {"type": "choose_color", "player": 2, "color": "red"})   # the recording: blue
-    assert demo.out_of_step(table) == 3
+    assert demo.out_of_step(game_events(table)) == 3
     registry.submit("main", {"type": "undo"})                                        # the host's correction
-    assert demo.out_of_step(table) is None
+    assert demo.out_of_step(game_events(table)) is None
     registry.shutdown()
 
 

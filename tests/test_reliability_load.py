@@ -3,19 +3,11 @@
 recorded. The minute with 200 streams is marked `slow`; docs/reliability.md has its figures."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-def _bench_load():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("bench_load", Path(__file__).resolve().parent.parent / "bench" / "load.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from helpers import load_bench
 
-
-run = _bench_load().run
+run = load_bench("load").run
 
 
 def check(r: dict, streams: int, min_events: int, rss_growth_mib: float) -> None:

@@ -15,6 +15,8 @@ import shutil
 import time
 from pathlib import Path
 
+from .detector import DEFAULT_MODEL
+
 REPO = Path(__file__).resolve().parent.parent
 BUILD = REPO / "build" / "detector"
 MODEL_YAML = "yolo11n-obb.yaml"
@@ -60,7 +62,7 @@ def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: 
 
 
 def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
-          out: Path = REPO / "models" / "card-detector.onnx", command: str = "", init: str | None = None,
+          out: Path = DEFAULT_MODEL, command: str = "", init: str | None = None,
           log=print) -> dict:
     """Trains from the model yaml (from scratch, or continuing from `init`: the .pt weights of an
     earlier run of this function, never downloaded ones), exports ONNX to `out` and writes

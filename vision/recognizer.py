@@ -104,9 +104,13 @@ class Recognizer:
         return best, float(best_p)
 
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:
+        return self._read_warped([(q, warp_card(bgr, q.pts)) for q in quads])
+
+    def _read_warped(self, cards: list[tuple[Quad, np.ndarray]]) -> list[Reading]:
+        """Readings of (quad, rectified card image) pairs, most confident first."""
         out = []
-        for q in quads:
-            card, conf = self.identify_card(warp_card(bgr, q.pts))
+        for q, card_bgr in cards:
+            card, conf = self.identify_card(card_bgr)
             if card is not None:
                 out.append(Reading(card, conf * min(1.0, q.score / 0.7), q))
         out.sort(key=lambda r: -r.confidence)
@@ -129,9 +133,10 @@ class Recognizer:
         faces, backs = self.locate_all(bgr)
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four
-        wilds = [q for q in backs if four_coloured(warp_card(bgr, q.pts))]
-        readings = self.read_quads(bgr, faces + wilds)
-        return readings, [q for q in backs if all(q is not w for w in wilds)]
+        rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
+        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr)]
+        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds)
+        return readings, [q for q in backs if all(q is not w for w, _ in wilds)]
 
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""

@@ -108,10 +108,10 @@ class DemoTable:
         except Exception:                      # the server goes on; the demo table says why in the log
             log.exception("the demo table stopped")
 
-    def out_of_step(self, table) -> int | None:
-        """The first event of the table's game that differs from the recording's log, or None."""
+    def out_of_step(self, events: list[dict]) -> int | None:
+        """The first of the game's events (game_events) that differs from the recording's log, or None."""
         players = self.recording.setup["players"]
-        for i, event in enumerate(game_events(table)):
+        for i, event in enumerate(events):
             if i >= len(self.truth) or same_event(event, players) != self.truth[i]:
                 return i
         return None
@@ -128,7 +128,7 @@ class DemoTable:
             feed = table.camera
             now = feed.clock() if feed is not None else None
             events = game_events(table)
-            wrong = self.out_of_step(table)
+            wrong = self.out_of_step(events)
             if wrong is not None:
                 if wrong != wrong_seen:
                     wrong_seen, wrong_since = wrong, time.monotonic()

@@ -144,12 +144,13 @@ def _train_detector(args) -> int:
     except ImportError:
         print("tableref train --detector needs ultralytics: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
         return 2
-    from vision.detector_train import REPO, train
+    from vision.detector import DEFAULT_MODEL
+    from vision.detector_train import train
     epochs = args.epochs or 15
     if args.images < 10 or epochs < 1 or not 64 <= args.imgsz <= 1280:
         print("tableref: need --images >= 10, --epochs >= 1, 64 <= --imgsz <= 1280", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else REPO / "models" / "card-detector.onnx"
+    out = Path(args.out) if args.out else DEFAULT_MODEL
     if args.init and not Path(args.init).is_file():
         print(f"tableref: no weights at {args.init}", file=sys.stderr)
         return 2
