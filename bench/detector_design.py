@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detector_train import BUILD, offline_ultralytics  # noqa: E402
+from vision.locate.train import BUILD, offline_ultralytics  # noqa: E402
 from vision.locate import quad_iou  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.synth.generate import class_names, make_scene  # noqa: E402

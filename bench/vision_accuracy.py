@@ -1,7 +1,7 @@
 """Top-1 card accuracy of the committed recognizer, with its confusion, on
 
 1. held-out synthetic cards: fresh vision.art renders (a seed never used in training), each seen
-   through vision.augment.camera_view (size, lighting, blur, JPEG, corner error, 0/180 degrees),
+   through vision.synth.augment.camera_view (size, lighting, blur, JPEG, corner error, 0/180 degrees),
    identified from the rectified card (colour + symbol);
 2. the real development photos in ../shared/real-uno-dev (read at run time, never trained on):
    the whole path, locate + rectify + identify, on each 640x480 photo (UNO-family decks only:
@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.augment import camera_view  # noqa: E402
+from vision.synth.augment import camera_view  # noqa: E402
 from vision.recognizer import CONFIRM_THRESHOLD, Recognizer  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "real-uno-dev"

@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detector import CardDetector  # noqa: E402
+from vision.locate.detector import CardDetector  # noqa: E402
 from vision.locate import find_cards, order_corners, quad_iou  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.synth.generate import make_scene  # noqa: E402

@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.pipeline import TablePipeline  # noqa: E402
+from vision.track.pipeline import TablePipeline  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
 

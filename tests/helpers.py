@@ -76,7 +76,7 @@ def table_with(deck, cards, seed=0):
     import numpy as np
 
     from vision.art import render_card
-    from vision.augment import rgba_to_bgr_on
+    from vision.synth.augment import rgba_to_bgr_on
     rng = random.Random(seed)
     img = np.full((480, 640, 3), 40, np.uint8)
     for cid, (x, y), sideways in cards:

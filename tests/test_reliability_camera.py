@@ -77,7 +77,7 @@ def recognizer():
 
 def watch(source, recognizer, stop=None, **kw):
     """(card events, status transitions) of one pipeline run."""
-    from vision.pipeline import TablePipeline
+    from vision.track.pipeline import TablePipeline
     pipe = TablePipeline(source, "ono", recognizer=recognizer, realtime=False, **kw)
     statuses = []
     original = pipe.source.on_status

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colour import HUE_BUCKETS, colour_votes, palette_for
+from vision.read.colour import HUE_BUCKETS, colour_votes, palette_for
 from vision.recognizer import Recognizer
 from helpers import table_with
 
@@ -92,7 +92,7 @@ def test_train_writes_the_decks_own_model_by_default(tmp_path, monkeypatch, caps
 
 
 def test_hue_margin_is_the_distance_to_the_nearest_edge_with_another_colour():
-    from vision.colour import hue_margin
+    from vision.read.colour import hue_margin
     # UNO yellow is 11..40: a median of 26 lies 14 from the edge at 40 and 15 from 11
     assert hue_margin(np.array([25, 26, 27]), "yellow", HUE_BUCKETS) == 14.0
     # UNO red wraps (140..180 and 0..11): 178 counts as -2, the median of 2, 3, -2 is 2, 9 from 11

@@ -1,4 +1,4 @@
-"""vision/detector.py: the committed card detector, its geometry and its failure messages."""
+"""vision/locate/detector.py: the committed card detector, its geometry and its failure messages."""
 from __future__ import annotations
 
 import subprocess
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import DEFAULT_MODEL, CardDetector, box_corners, refine_quad
+from vision.locate.detector import DEFAULT_MODEL, CardDetector, box_corners, refine_quad
 from vision.errors import ModelError
 from vision.locate import quad_iou
 from vision.recognizer import Recognizer

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from vision.detector import CardDetector
+from vision.locate.detector import CardDetector
 
 pytest.importorskip("ultralytics", reason="needs the train extra: pip install -e '.[train]'")
 

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from vision.tracker import Observation, PileTracker, Seen
+from vision.track.tracker import Observation, PileTracker, Seen
 
 
 def card_at(cx, cy, angle_deg, w=56, h=87):

@@ -1,7 +1,7 @@
 """The camera glue: the vision pipeline's events enter through the same door as the phones, its
 frames are served as MJPEG, and a missing pipeline leaves the server running and says why.
 
-vision.pipeline belongs to the vision engineer; here a small stand-in with the agreed interface
+vision.track.pipeline belongs to the vision engineer; here a small stand-in with the agreed interface
 (TablePipeline(source, deck), run(on_event, stop_event), latest_jpeg, status) is put in its place,
 because what is tested is the glue, not recognition."""
 from __future__ import annotations
@@ -42,7 +42,7 @@ class ScriptedPipeline:
 
 
 def test_camera_events_reach_the_table(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "vision.pipeline", types.SimpleNamespace(TablePipeline=ScriptedPipeline))
+    monkeypatch.setitem(sys.modules, "vision.track.pipeline", types.SimpleNamespace(TablePipeline=ScriptedPipeline))
     app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
     c = app.test_client()
     assert c.post("/api/tables/main/events", json=SETUP, headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
@@ -64,7 +64,7 @@ def test_camera_events_reach_the_table(tmp_path, monkeypatch):
 
 
 def test_a_missing_pipeline_leaves_the_server_running(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "vision.pipeline", None)        # import fails
+    monkeypatch.setitem(sys.modules, "vision.track.pipeline", None)        # import fails
     app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
     c = app.test_client()
     assert c.post("/api/tables/main/events", json=SETUP, headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .classify import SymbolModel, features
-from .colour import colour_votes, palette_for
+from .read.symbols import SymbolModel, features
+from .read.colour import colour_votes, palette_for
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards
 from .rectify import warp_card
@@ -57,7 +57,7 @@ LOCATORS = ("detector", "contour")
 
 class Recognizer:
     """`locator`: "detector" finds cards with the trained card detector (models/card-detector.onnx),
-    "contour" with the white-border contours of vision/locate.py (no model). The detector is the
+    "contour" with the white-border contours of vision/locate/contour.py (no model). The detector is the
     default: it holds on light and patterned tables where a white border does not stand out."""
 
     def __init__(self, deck: str, model_path: str | Path | None = None, locator: str = "detector",
@@ -75,7 +75,7 @@ class Recognizer:
         self.locator = locator
         self.detector = None
         if locator == "detector":
-            from .detector import CardDetector
+            from .locate.detector import CardDetector
             self.detector = CardDetector(detector_path)
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}

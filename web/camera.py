@@ -138,7 +138,7 @@ class CameraFeed:
     # -- the thread --------------------------------------------------------------------------------
     def _run(self) -> None:
         try:
-            from vision.pipeline import TablePipeline     # lazily: OpenCV and the model load here
+            from vision.track.pipeline import TablePipeline     # lazily: OpenCV and the model load here
         except Exception as e:                           # missing module, missing OpenCV, bad model
             self._fail("unavailable", f"the vision pipeline cannot be loaded: {type(e).__name__}: {e}")
             return

@@ -86,7 +86,7 @@ def run_identify(args) -> int:
 
 
 def run_watch(args) -> int:
-    from vision.pipeline import TablePipeline
+    from vision.track.pipeline import TablePipeline
     rec = _recognizer(args.deck, args.locator)
     if rec is None:
         return 2
@@ -117,7 +117,7 @@ def run_train(args) -> int:
     from pathlib import Path
     from referee import load_deck
     from vision.errors import BUNDLED as MODELS
-    from vision.train import fit, make_set
+    from vision.read.train import fit, make_set
     if args.detector:
         return _train_detector(args)
     args.epochs = args.epochs or 40
@@ -144,8 +144,8 @@ def _train_detector(args) -> int:
     except ImportError:
         print("tableref train --detector needs ultralytics: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
         return 2
-    from vision.detector import DEFAULT_MODEL
-    from vision.detector_train import train
+    from vision.locate.detector import DEFAULT_MODEL
+    from vision.locate.train import train
     epochs = args.epochs or 15
     if args.images < 10 or epochs < 1 or not 64 <= args.imgsz <= 1280:
         print("tableref: need --images >= 10, --epochs >= 1, 64 <= --imgsz <= 1280", file=sys.stderr)

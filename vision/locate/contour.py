@@ -1,4 +1,4 @@
-"""Stage 1: find each card in a frame as a quadrilateral, without training.
+"""Stage 1 without a model: find each card in a frame as a quadrilateral, without training.
 
 Every print of the UNO family (and our own printed decks) has a white border around a coloured,
 or black, face. So a card is a bright, unsaturated ring enclosing a region, and its outline is a
@@ -6,7 +6,7 @@ rectangle of aspect about 87/56 seen in perspective. We threshold "whiteness" ad
 outer contours, fill them, and keep the ones whose shape is a convex quadrilateral of card
 proportions. Where a card lies on others (a discard pile) the union is not a quadrilateral; we
 then peel: erode the blob until a card-shaped part separates, or fall back to the region that
-changed (see vision/pipeline.py, which knows what the pile looked like before).
+changed (see vision/track/pipeline.py, which knows what the pile looked like before).
 """
 from __future__ import annotations
 
@@ -15,30 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-CARD_ASPECT = 87.0 / 56.0  # long side / short side of a standard card
-
-
-@dataclass
-class Quad:
-    pts: np.ndarray        # 4x2 float32, clockwise from the top-left-most corner, in frame pixels
-    score: float           # how card-like the shape is, 0..1
-
-    @property
-    def area(self) -> float:
-        return float(cv2.contourArea(self.pts.astype(np.float32)))
-
-    def polygon(self) -> list[list[float]]:
-        return [[round(float(x), 1), round(float(y), 1)] for x, y in self.pts]
-
-
-def order_corners(pts: np.ndarray) -> np.ndarray:
-    """Clockwise order starting with the corner nearest the top-left, so a quad has one spelling."""
-    pts = np.asarray(pts, np.float32).reshape(4, 2)
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
-    start = int(np.argmin(pts.sum(axis=1)))
-    return np.roll(pts, -start, axis=0)
+from .quad import CARD_ASPECT, Quad, order_corners, quad_iou
 
 
 def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.ndarray:
@@ -136,9 +113,3 @@ def _dedupe(quads: list[Quad], iou_thr: float = 0.5) -> list[Quad]:
         if all(quad_iou(q.pts, k.pts) < iou_thr for k in keep):
             keep.append(q)
     return keep
-
-
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    ua = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
-    return float(inter / ua) if ua > 0 else 0.0

@@ -2,7 +2,7 @@
 oriented boxes, on any table; a white-border contour inside each box then sharpens the box into
 the card's own quadrilateral (perspective makes a card a trapezoid, which a box only approximates).
 
-The model is a YOLO11n-OBB trained by vision/detector_train.py on synthetic scenes; it runs here
+The model is a YOLO11n-OBB trained by vision/locate/train.py on synthetic scenes; it runs here
 under onnxruntime with our own letterbox and decoding, so the product needs no torch.
 """
 from __future__ import annotations
@@ -14,8 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .errors import BUNDLED, ModelError, models_dir
-from .locate import CARD_ASPECT, Quad, _quad_from_contour, order_corners, quad_iou, whiteness_mask
+from ..errors import BUNDLED, ModelError, models_dir
+from .contour import _quad_from_contour, whiteness_mask
+from .quad import CARD_ASPECT, Quad, order_corners, quad_iou
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS

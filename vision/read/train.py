@@ -1,7 +1,7 @@
-"""Train the symbol classifier of vision/classify.py on card faces rendered on the fly.
+"""Train the symbol classifier of vision/read/symbols.py on card faces rendered on the fly.
 
 Data: vision.art.render_card faces in random styles (fonts, ovals, shades, wear), each seen through
-vision.augment.camera_view several times. Nothing real is used. The network is trained in numpy
+vision.synth.augment.camera_view several times. Nothing real is used. The network is trained in numpy
 (Adam, cross-entropy), so training needs no torch and runs in minutes on two cores.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 
-from .augment import camera_view
-from .classify import SymbolModel, features
+from ..synth.augment import camera_view
+from .symbols import SymbolModel, features
 
 
 def symbol_classes(deck) -> dict[str, list[str]]:

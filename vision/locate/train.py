@@ -5,7 +5,7 @@ print and any deck: it never learns card identities, which the symbol classifier
 reader do on the rectified card. Its data is `tableref synth --task obb` scenes of all four decks'
 art on procedural tables. Nothing is downloaded: the network starts from `yolo11n-obb.yaml`,
 ultralytics runs offline with its settings in build/, and the result is exported to ONNX, which
-is what the product runs (vision/detector.py, onnxruntime; no torch at run time).
+is what the product runs (vision/locate/detector.py, onnxruntime; no torch at run time).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .detector import DEFAULT_MODEL
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build" / "detector"
 MODEL_YAML = "yolo11n-obb.yaml"
 # Scenes per deck: the decks the product reads, UNO-family prints weighted most.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .rectify import CANON_H, CANON_W
+from ..rectify import CANON_H, CANON_W
 
 
 def rgba_to_bgr_on(rgba: np.ndarray, background: np.ndarray) -> np.ndarray:

@@ -1,11 +1,11 @@
 """Stage 3b: the card's symbol from the rectified card, colour-blind by construction.
 
-The rectified card (vision/rectify.py) is turned into a "glyph" image: the per-pixel minimum of the
+The rectified card (vision/rectify/warp.py) is turned into a "glyph" image: the per-pixel minimum of the
 three channels, contrast-stretched. White numerals, rings and borders are bright; the coloured (or
 black) face and the numeral's shadow are dark, whatever the card's colour. So one classifier serves
-all four colours, and colour comes from vision/colour.py. Features are HOG (gradient orientation
+all four colours, and colour comes from vision/read/colour.py. Features are HOG (gradient orientation
 histograms, robust to print, blur and lighting) of the glyph at 64x96, and the classifier is a
-one-hidden-layer network over them, trained in numpy in minutes (vision/train.py). Both upright and
+one-hidden-layer network over them, trained in numpy in minutes (vision/read/train.py). Both upright and
 upside-down cards are in its training data with the same label, so 0/180 degrees need no search.
 """
 from __future__ import annotations

@@ -1,0 +1,38 @@
+"""A located card: its quadrilateral in frame pixels, one spelling of its corners, and overlap."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CARD_ASPECT = 87.0 / 56.0  # long side / short side of a standard card
+
+
+@dataclass
+class Quad:
+    pts: np.ndarray        # 4x2 float32, clockwise from the top-left-most corner, in frame pixels
+    score: float           # how card-like the shape is, 0..1
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.pts.astype(np.float32)))
+
+    def polygon(self) -> list[list[float]]:
+        return [[round(float(x), 1), round(float(y), 1)] for x, y in self.pts]
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Clockwise order starting with the corner nearest the top-left, so a quad has one spelling."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    ua = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / ua) if ua > 0 else 0.0
