@@ -18,7 +18,9 @@ Contract (used by the recognizer's training and by `tableref synth` / `print-dec
   drawing of skip/reverse/draw2/wild/wild-draw4, corner indices, colour shades, paper white, print
   wear and gloss; for the designed decks (`dino2`, `snake-cup`) only shades, paper, wear and gloss,
   since users print exactly that art. A given style (see vision.art.style.Style) wins over rng.
-  The same rng state gives the same pixels.
+  The same rng state gives the same pixels. A random UNO print comes from one of the named print
+  families of vision.art.style.PRINTS (Style.print says which); `style_for(deck, rng, prints=...)`
+  draws from a subset of them.
 """
 from __future__ import annotations
 
@@ -49,10 +51,13 @@ def card_ids(deck: str) -> list[str]:
     return list(_deck(deck).cards)
 
 
-def style_for(deck: str, rng: random.Random | None = None) -> Style:
-    """The canonical style of a deck (rng None) or a random print of it."""
+def style_for(deck: str, rng: random.Random | None = None, prints=None) -> Style:
+    """The canonical style of a deck (rng None) or a random print of it; for the UNO family,
+    `prints` names the print families to draw from (None = all of style.PRINTS)."""
     if deck in UNO_FAMILY:
-        return random_style(rng) if rng is not None else CANONICAL
+        return random_style(rng, prints=prints) if rng is not None else CANONICAL
+    if prints is not None:
+        raise ValueError(f"deck {deck!r} has one design: print families are for {', '.join(UNO_FAMILY)}")
     from .designed import deck_colors
     colors = deck_colors(deck)
     if rng is None:

@@ -1,6 +1,7 @@
 """The UNO family's faces and backs (decks `uno` and `ono`): one drawing with every print
-difference a Style field, so that random styles cover oval, round and plain centres, italic and
-heavy numerals, thin and thick outlines and several drawings of each action symbol."""
+difference a Style field, so that random styles cover oval, round, rectangular and plain centres,
+italic and heavy numerals, thin and thick outlines and several drawings of each action symbol
+(named in style.DRAWINGS; the print families of style.PRINT_SPECS pick among them)."""
 from __future__ import annotations
 
 import math
@@ -15,6 +16,30 @@ BLACK = (0, 0, 0, 255)
 WHITE = (255, 255, 255, 255)
 WILD_ORDER = ("red", "blue", "yellow", "green")   # clockwise from the top-left quarter
 
+# The drawing a style without Style.drawings gets, by symbol_variant (CANONICAL and older styles)
+LEGACY_DRAWINGS = {
+    "skip": ("slash", "slash-bold", "slash-thin"),
+    "reverse": ("diagonal", "stacked", "circle"),
+    "draw2": ("cards", "plus", "fan"),
+    "wild-draw4": ("cards", "plus", "fan"),
+    "wild": ("oval-tilted", "circle", "oval"),
+}
+SKIP_RING = {"slash": 0.13, "slash-bold": 0.17, "slash-thin": 0.10}   # ring width, fraction of h
+
+
+def drawing(symbol: str, style: Style) -> str | None:
+    """Which drawing of an action symbol this style prints (None for numerals)."""
+    if symbol in style.drawings:
+        return style.drawings[symbol]
+    if symbol not in LEGACY_DRAWINGS:
+        return None
+    name = LEGACY_DRAWINGS[symbol][style.symbol_variant]
+    if symbol == "reverse" and name == "diagonal" and style.short_arrows:
+        return "short"
+    if symbol == "wild-draw4" and name != "plus" and style.big_minis:
+        return "staircase"
+    return name
+
 
 def _rgba(rgb):
     return tuple(rgb[:3]) + (255,)
@@ -23,34 +48,34 @@ def _rgba(rgb):
 # --- symbols ---------------------------------------------------------------------------------
 # Each returns an RGBA image about `h` pixels tall, drawn in `fill` with a black outline.
 
-def _skip(h, fill, style: Style, outline_w):
+def _skip(h, fill, kind: str, outline_w):
     img = Image.new("RGBA", (int(h * 1.1), int(h * 1.1)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     c, r = img.width / 2, h * 0.46
-    ring = h * (0.13, 0.17, 0.10)[style.symbol_variant]
+    ring = h * SKIP_RING[kind]
     for extra, colour in ((outline_w, BLACK), (0, fill)):
         d.ellipse([c - r - extra, c - r - extra, c + r + extra, c + r + extra], fill=colour)
         inner = r - ring + extra
         if inner > 0:
             d.ellipse([c - inner, c - inner, c + inner, c + inner], fill=(0, 0, 0, 0))
-    # the bar: "\" in variants 0 and 2, "/" in variant 1
-    sign = -1 if style.symbol_variant == 1 else 1
+    # the bar: "\" in the plain and thin drawings, "/" in the bold one
+    sign = -1 if kind == "slash-bold" else 1
     dx = r * 0.72
     for extra, colour in ((outline_w, BLACK), (0, fill)):
         d.line([(c - dx, c - sign * dx), (c + dx, c + sign * dx)], fill=colour, width=int(ring + 2 * extra))
     return img
 
 
-def _reverse(h, fill, style: Style, outline_w):
+def _reverse(h, fill, kind: str, outline_w):
     w = int(h * 1.1)
     img = Image.new("RGBA", (w, w), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     c = w / 2
     shaft, head_w, head_len = h * 0.16, h * 0.38, h * 0.26
-    if style.symbol_variant == 1:       # two horizontal arrows, one above the other (⇄)
+    if kind == "stacked":               # two horizontal arrows, one above the other (⇄)
         arrows = [arrow_polygon(c - h * 0.45, c - h * 0.2, c + h * 0.45, c - h * 0.2, shaft, head_w, head_len),
                   arrow_polygon(c + h * 0.45, c + h * 0.2, c - h * 0.45, c + h * 0.2, shaft, head_w, head_len)]
-    elif style.symbol_variant == 2:     # two curved arrows chasing round a circle
+    elif kind == "circle":              # two curved arrows chasing round a circle
         arrows = []
         r = h * 0.34
         for start in (200, 20):
@@ -59,7 +84,7 @@ def _reverse(h, fill, style: Style, outline_w):
                 a = math.radians(start + i * 5.5)
                 pts.append((c + r * math.cos(a), c + r * math.sin(a)))
             arrows.append(("arc", pts))
-    elif style.short_arrows:            # 2018 print: two fat arrows on one diagonal, tails overlapping
+    elif kind == "short":               # 2018 print: two fat arrows on one diagonal, tails overlapping
         shaft, head_w, head_len = h * 0.17, h * 0.42, h * 0.26
         u, n = (0.7071, -0.7071), (0.7071, 0.7071)   # along the up-right diagonal, and across it
         arrows = []
@@ -90,13 +115,14 @@ def _reverse(h, fill, style: Style, outline_w):
     return img
 
 
-def _mini_cards(h, fills, outline_w, fan=False, paper=WHITE):
-    """Small overlapping cards (draw two, wild draw four)."""
+def _mini_cards(h, fills, outline_w, fan=False, tilt=0.0):
+    """Small overlapping cards (draw two, wild draw four), fanned or stacked on a diagonal and
+    leaning by `tilt` degrees."""
     n = len(fills)
-    w = int(h * 1.3)
-    img = Image.new("RGBA", (w, int(h * 1.1)), (0, 0, 0, 0))
+    w = int(h * (1.3 if not tilt else 1.8))
+    img = Image.new("RGBA", (w, int(h * (1.1 if not tilt else 1.8))), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    cw, ch = h * 0.42, h * 0.62
+    cw, ch = (h * 0.42, h * 0.62) if not tilt else (h * 0.42, h * 0.84)   # the older print's: big, tall
     for i, fill in enumerate(fills):
         if fan:
             cx = w / 2 + (i - (n - 1) / 2) * cw * 0.55
@@ -105,13 +131,13 @@ def _mini_cards(h, fills, outline_w, fan=False, paper=WHITE):
         else:
             cx = w / 2 + (i - (n - 1) / 2) * cw * 0.5
             cy = img.height / 2 + (i - (n - 1) / 2) * -ch * 0.3
-            ang = 0
+            ang = tilt
         box = [(cx - cw / 2, cy - ch / 2), (cx + cw / 2, cy - ch / 2), (cx + cw / 2, cy + ch / 2),
                (cx - cw / 2, cy + ch / 2)]
         box = rotate_points(box, cx, cy, ang)
         d.line(box + [box[0]], fill=BLACK, width=int(2 * outline_w + 2), joint="curve")
         d.polygon(box, fill=fill)
-    return img
+    return img.crop(img.getbbox()) if tilt else img
 
 
 def _mini_staircase(h, fills):
@@ -164,33 +190,75 @@ def _four_colour_field(w, h, cx, cy, style: Style):
     return img.crop((int(m - cx), int(m - cy), int(m - cx) + w, int(m - cy) + h))
 
 
+def _plus_shapes(h, style: Style, fill, outline_w):
+    """"+4" in front of four small cards in the four colours, two by two (the 2024 print)."""
+    img = Image.new("RGBA", (int(h * 1.5), int(h * 1.4)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    cw, ch = h * 0.42, h * 0.52
+    cx, cy = img.width / 2, img.height / 2
+    for (dx, dy), k in zip(((-0.3, -0.3), (0.3, -0.3), (0.3, 0.3), (-0.3, 0.3)), WILD_ORDER):
+        x, y = cx + dx * h, cy + dy * h
+        d.rounded_rectangle([x - cw / 2, y - ch / 2, x + cw / 2, y + ch / 2], radius=int(h * 0.05),
+                            fill=_rgba(style.colors[k]), outline=BLACK, width=max(1, int(outline_w)))
+    paste_center(img, _plus_text("+4", h * 0.55, fill, style, max(outline_w, h * 0.05)), cx, cy)
+    return img
+
+
+def _wild_word(h, style: Style, outline_w):
+    """"WILD", one letter in each colour (cheap prints)."""
+    letters = [text_image(ch, style.font, h, _rgba(style.colors[k]), stroke_frac=max(0.06, outline_w / max(h, 1)))
+               for ch, k in zip("WILD", WILD_ORDER)]
+    img = Image.new("RGBA", (sum(x.width for x in letters), max(x.height for x in letters)), (0, 0, 0, 0))
+    x = 0
+    for letter in letters:
+        img.alpha_composite(letter, (x, img.height - letter.height))
+        x += letter.width
+    return img
+
+
+def _plus_text(text, h, fill, style: Style, outline_w):
+    return text_image(text, style.font, h, fill, stroke_frac=outline_w / max(h, 1))
+
+
+def _draw_n(symbol, kind, h, fill, style: Style, outline_w, corner):
+    """Draw two and wild draw four: the "+2" / "+4" text in corners, mini cards or text inside."""
+    text = "+2" if symbol == "draw2" else "+4"
+    if corner or kind == "plus":
+        return _plus_text(text, h * (0.8 if corner else 0.75), fill, style, outline_w)
+    if kind == "plus-shapes":
+        return _plus_shapes(h, style, fill, outline_w)
+    if symbol == "draw2":
+        fills = [fill, fill]
+    elif kind == "staircase":
+        return _mini_staircase(h, [_rgba(style.colors[k]) for k in ("green", "blue", "red", "yellow")])
+    else:
+        fills = [_rgba(style.colors[k]) for k in ("blue", "green", "red", "yellow")]
+    return _mini_cards(h, fills, outline_w, fan=kind == "fan",
+                       tilt=style.mini_tilt if kind == "tilted-cards" else 0.0)
+
+
+def _wild(kind, h, style: Style, outline_w, corner):
+    if corner or kind in ("circle", "fill"):   # "fill" reaches here only without a centre shape
+        return _four_colour(h, style, shape="circle")
+    if kind == "word":
+        return _wild_word(h * 0.3, style, outline_w)
+    return _four_colour(h, style, shape="oval", angle=style.shape_angle if kind == "oval-tilted" else 0.0)
+
+
 def symbol_image(symbol: str, h: float, fill, style: Style, outline_w: float, corner=False):
     if symbol.isdigit():
         return text_image(symbol, style.font, h, fill, stroke_frac=outline_w / max(h, 1),
                           shadow=(0.05 if style.shadow and not corner else None),
                           underline=style.underline and symbol in "69")
+    kind = drawing(symbol, style)
     if symbol == "skip":
-        return _skip(h, fill, style, outline_w)
+        return _skip(h, fill, kind, outline_w)
     if symbol == "reverse":
-        return _reverse(h, fill, style, outline_w)
-    if symbol == "draw2":
-        if corner or style.symbol_variant == 1:
-            return text_image("+2", style.font, h * (0.8 if corner else 0.75), fill,
-                              stroke_frac=outline_w / max(h, 1))
-        return _mini_cards(h, [fill, fill], outline_w, fan=style.symbol_variant == 2)
-    if symbol == "wild-draw4":
-        if corner or style.symbol_variant == 1:
-            return text_image("+4", style.font, h * (0.8 if corner else 0.75), fill,
-                              stroke_frac=outline_w / max(h, 1))
-        if style.big_minis:
-            return _mini_staircase(h, [_rgba(style.colors[k]) for k in ("green", "blue", "red", "yellow")])
-        cols = [_rgba(style.colors[k]) for k in ("blue", "green", "red", "yellow")]
-        return _mini_cards(h, cols, outline_w, fan=style.symbol_variant == 2)
+        return _reverse(h, fill, kind, outline_w)
+    if symbol in ("draw2", "wild-draw4"):
+        return _draw_n(symbol, kind, h, fill, style, outline_w, corner)
     if symbol == "wild":
-        if corner:
-            return _four_colour(h, style, shape="circle")
-        return _four_colour(h, style, shape="oval" if style.symbol_variant != 1 else "circle",
-                            angle=style.shape_angle if style.symbol_variant == 0 else 0.0)
+        return _wild(kind, h, style, outline_w, corner)
     raise ValueError(f"no drawing for symbol {symbol!r}")
 
 
@@ -213,20 +281,26 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
     # the white centre shape, clipped to the coloured field
     wild = card.color is None
     shape = style.shape
+    wild_in_shape = (card.symbol == "wild" and shape != "none"
+                     and (style.shape_fill == "ring" or drawing("wild", style) == "fill"))
     if shape != "none":
         layer = Image.new("L", (w, h), 0)
         ld = ImageDraw.Draw(layer)
         if shape == "oval":
             a, bb = fw * 0.47 * style.shape_scale, fh * 0.43 * style.shape_scale
             ld.polygon(ellipse_points(cx, cy, a, bb, style.shape_angle), fill=255)
+        elif shape == "rect":       # cheap prints: a plain upright panel
+            a, bb = fw * 0.40 * style.shape_scale, fh * 0.36 * style.shape_scale
+            ld.rounded_rectangle([cx - a, cy - bb, cx + a, cy + bb], radius=int(fw * 0.06), fill=255)
         else:
             r = fw * 0.42 * style.shape_scale
             ld.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
         ring = style.shape_fill == "ring" and card.symbol != "wild-draw4"
-        if ring and card.symbol == "wild":   # the four colours fill the shape inside its white ring
+        if wild_in_shape:   # the four colours fill the shape (inside its white ring in the 2018 print)
             quarters = _four_colour_field(w, h, cx, cy, style)
             img.paste(quarters, (0, 0), layer)
-        if ring:  # keep only a band along the shape's edge: erode the filled shape, subtract
+        if ring or wild_in_shape:  # keep only a band along the shape's edge: erode the filled shape,
+            # subtract (a white rim keeps a filled wild's quarters off the black)
             from PIL import ImageFilter
             band = max(3, int(fw * 0.035)) | 1
             layer = ImageChops.subtract(layer, layer.filter(ImageFilter.MinFilter(band)))
@@ -243,14 +317,14 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
     else:
         sym_fill = field
     glyph_h = fh * (0.40 if shape != "circle" else 0.34) * style.glyph_scale
-    max_w = fw * (0.62 if shape == "oval" else 0.56)
+    max_w = fw * {"oval": 0.62, "circle": 0.56, "rect": 0.66, "none": 0.8}[shape]
     sym = card.symbol
     if sym in ("skip", "reverse", "draw2", "wild-draw4"):
         glyph_h *= 1.15 if sym != "wild-draw4" else 1.25
     if sym == "wild":
         glyph_h = fh * 0.62
         max_w = fw * 0.9
-    if sym == "wild" and style.shape_fill == "ring" and shape != "none":
+    if wild_in_shape:
         if style.wild_word:              # the four colours are already in the shape; the word crosses it
             word = text_image("WILD", style.font, fh * 0.12, WHITE, stroke_frac=0.12)
             word = word.rotate(style.shape_angle if shape == "oval" else 0, expand=True, resample=Image.BICUBIC)
@@ -262,10 +336,11 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
     # corner indices: white with a black outline, top-left and (upside down) bottom-right
     if style.corner:
         ch = fh * 0.10 * style.corner_scale
-        corner = symbol_image(sym, ch, WHITE, style, max(1.5, ch * 0.06), corner=True)
+        corner = symbol_image(sym, ch, WHITE, style, max(1.5, ch * style.corner_stroke), corner=True)
         ox, oy = b + fw * 0.13, b + fh * 0.09
-        paste_center(img, corner, ox, oy, max_w=fw * 0.22, max_h=ch * 1.3)
-        paste_center(img, corner.rotate(180), w - ox, h - oy, max_w=fw * 0.22, max_h=ch * 1.3)
+        max_w = fw * 0.22 * max(1.0, style.corner_scale)    # big corner indices (2024) may be wider
+        paste_center(img, corner, ox, oy, max_w=max_w, max_h=ch * 1.3)
+        paste_center(img, corner.rotate(180), w - ox, h - oy, max_w=max_w, max_h=ch * 1.3)
 
     if extra_label:     # ONO!'s food, printed small along the bottom of the field
         label = text_image(extra_label, "LiberationSans-Bold.ttf", fh * 0.028, WHITE, stroke_frac=0.08)

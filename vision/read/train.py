@@ -1,7 +1,9 @@
 """Train the symbol classifier of vision/read/symbols.py on card faces rendered on the fly.
 
 Data: vision.art.render_card faces in random styles (fonts, ovals, shades, wear), each seen through
-vision.synth.augment.camera_view several times. Nothing real is used. The network is trained in numpy
+vision.synth.augment.camera_view several times. For the UNO family the styles come from the named
+print families of vision.art.style.PRINTS, all of them or a chosen subset (`prints`), so a model
+can be trained without one print and tested on it. Nothing real is used. The network is trained in numpy
 (Adam, cross-entropy), so training needs no torch and runs in minutes on two cores.
 """
 from __future__ import annotations
@@ -23,9 +25,25 @@ def symbol_classes(deck) -> dict[str, list[str]]:
     return out
 
 
-def make_set(deck, n: int, seed: int, views_per_render: int = 4, log=print) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """n feature rows with labels (index into the returned symbol list)."""
-    from vision.art import render_card
+def select_prints(prints=None, exclude=()) -> tuple[str, ...] | None:
+    """The print families to train on: `prints` (None = all) less `exclude`; None when that is all
+    of them, so that decks without print families accept it. ValueError for unknown names or none left."""
+    from vision.art.style import PRINTS, check_prints
+    if prints is None and not exclude:
+        return None
+    if exclude:
+        check_prints(exclude)     # a misspelt exclusion must not silently train on everything
+    chosen = tuple(p for p in check_prints(prints) if p not in set(exclude))
+    if not chosen:
+        raise ValueError("no print family left to train on")
+    return None if chosen == PRINTS else chosen
+
+
+def make_set(deck, n: int, seed: int, views_per_render: int = 4, log=print,
+             prints=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """n feature rows with labels (index into the returned symbol list). `prints`: the print
+    families (vision.art.style.PRINTS) the faces are drawn from; None = all."""
+    from vision.art import render_card, style_for
 
     classes = symbol_classes(deck)
     names = list(classes)
@@ -37,7 +55,8 @@ def make_set(deck, n: int, seed: int, views_per_render: int = 4, log=print) -> t
         k = int(rng.integers(len(names)))
         cid = classes[names[k]][int(rng.integers(len(classes[names[k]])))]
         w = int(rng.integers(120, 220))
-        face = render_card(cid, deck.id, rng=prng, size=(w, int(round(w * 87 / 56))))
+        style = style_for(deck.id, prng, prints=prints)
+        face = render_card(cid, deck.id, style=style, size=(w, int(round(w * 87 / 56))))
         for _ in range(views_per_render):
             xs.append(features(camera_view(face, rng)))
             ys.append(k)

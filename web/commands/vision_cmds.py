@@ -49,7 +49,17 @@ def register(sub) -> None:
                    help="detector: continue from the .pt weights of an earlier `train --detector` run")
     p.add_argument("--out", default=None,
                    help="model file (default: models/uno-symbols.npz, or models/card-detector.onnx)")
+    p.add_argument("--prints", type=_names, default=None, metavar="NAME,NAME",
+                   help="symbol classifier, uno/ono: train only on these print families of the card art "
+                        "(default: all; see vision/art/style.py PRINTS)")
+    p.add_argument("--exclude-print", action="append", default=[], metavar="NAME",
+                   help="symbol classifier, uno/ono: leave this print family out of training (repeatable), "
+                        "e.g. to test the model on a print it never saw")
     p.set_defaults(run=run_train)
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
 
 
 def _recognizer(deck: str, locator: str = "detector"):
@@ -117,20 +127,33 @@ def run_train(args) -> int:
     from pathlib import Path
     from referee import load_deck
     from vision.errors import BUNDLED as MODELS
-    from vision.read.train import fit, make_set
+    from vision.read.train import fit, make_set, select_prints
     if args.detector:
         return _train_detector(args)
     args.epochs = args.epochs or 40
     deck = load_deck(args.deck)
+    try:
+        prints = select_prints(args.prints, args.exclude_print)
+    except ValueError as e:
+        print(f"tableref: {e}", file=sys.stderr)
+        return 2
+    from vision.art import UNO_FAMILY
+    from vision.art.style import PRINTS
+    if prints is not None and deck.id not in UNO_FAMILY:
+        print(f"tableref: --prints and --exclude-print are for the {'/'.join(UNO_FAMILY)} art", file=sys.stderr)
+        return 2
     from vision.recognizer import MODEL_FOR_DECK
     # each deck its own file (uno and ono share one, as MODEL_FOR_DECK says)
     out = Path(args.out) if args.out else MODELS / MODEL_FOR_DECK.get(deck.id, f"{deck.id}-symbols.npz")
     t0 = time.time()
-    print(f"rendering {args.samples} training samples of deck {deck.id} (seed {args.seed})", flush=True)
-    x, y, names = make_set(deck, args.samples, args.seed)
-    model = fit(x, y, names, epochs=args.epochs, seed=args.seed,
-                meta={"deck": deck.id, "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
-                      "command": "tableref train " + " ".join(sys.argv[2:])})
+    only = f", prints {', '.join(prints)}" if prints else ""
+    print(f"rendering {args.samples} training samples of deck {deck.id} (seed {args.seed}{only})", flush=True)
+    x, y, names = make_set(deck, args.samples, args.seed, prints=prints)
+    meta = {"deck": deck.id, "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
+            "command": "tableref train " + " ".join(sys.argv[2:])}
+    if deck.id in UNO_FAMILY:    # which print families the model saw (leave-one-print-out)
+        meta["prints"] = list(prints or PRINTS)
+    model = fit(x, y, names, epochs=args.epochs, seed=args.seed, meta=meta)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(f"wrote {out} in {time.time() - t0:.0f} s")

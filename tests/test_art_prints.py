@@ -1,0 +1,92 @@
+"""vision/art print families: every family draws every UNO card with the render contract, the
+families really look different, and training can draw from a subset of them."""
+import random
+
+import numpy as np
+import pytest
+
+from vision.art import card_ids, render_card
+from vision.art.style import CANONICAL, PRINTS, print_style, random_style
+
+REQUIRED = ("classic", "ring-2018", "filled-oval", "circle-2024", "knockoff")
+
+
+def test_the_named_families_exist():
+    assert set(REQUIRED) <= set(PRINTS)
+    assert CANONICAL.print == "classic" and print_style("classic") is CANONICAL
+
+
+@pytest.mark.parametrize("family", PRINTS)
+def test_every_family_renders_every_card_with_the_contract(family):
+    rng = random.Random(7)
+    for deck in ("uno", "ono"):
+        for cid in card_ids(deck):
+            for w, h in ((56, 87), (120, 186)):
+                style = random_style(rng, prints=[family])
+                a = render_card(cid, deck, style=style, size=(w, h))
+                assert a.dtype == np.uint8 and a.shape == (h, w, 4), (family, cid)
+                # outside the rounded corners (a tight random radius leaves some antialiasing there)
+                assert a[0, 0, 3] < 64 and a[-1, -1, 3] < 64
+                assert a[h // 2, w // 2, 3] == 255 and a[2, w // 2, 3] == 255
+    # the family's clean look renders too
+    a = render_card("wild-draw4", "uno", style=print_style(family), size=(56, 87))
+    assert a.shape == (87, 56, 4)
+
+
+def test_families_differ():
+    cards = ("red-7", "blue-skip", "green-reverse", "yellow-draw2", "wild", "wild-draw4")
+    faces = {f: [render_card(c, "uno", style=print_style(f), size=(112, 174))[..., :3].astype(int)
+                 for c in cards] for f in PRINTS}
+    for i, f in enumerate(PRINTS):
+        for g in PRINTS[i + 1:]:
+            diff = np.mean([np.abs(a - b).mean() for a, b in zip(faces[f], faces[g])])
+            assert diff > 15, (f, g, diff)       # same colour field, border and card: still unlike
+
+
+def test_random_style_draws_only_the_named_families():
+    rng = random.Random(3)
+    assert {random_style(rng, prints=["filled-oval"]).print for _ in range(50)} == {"filled-oval"}
+    pair = {random_style(rng, prints=("knockoff", "circle-2024")).print for _ in range(60)}
+    assert pair == {"knockoff", "circle-2024"}
+    assert {random_style(rng).print for _ in range(200)} == set(PRINTS)
+    with pytest.raises(ValueError, match="unknown print family"):
+        random_style(rng, prints=["no-such-print"])
+
+
+def test_random_style_is_deterministic():
+    assert random_style(random.Random(5)) == random_style(random.Random(5))
+    assert random_style(random.Random(5), prints=["ring-2018"]) == random_style(random.Random(5),
+                                                                                prints=["ring-2018"])
+
+
+def test_make_set_never_renders_an_excluded_print(monkeypatch):
+    import vision.art as art
+    from referee import load_deck
+    from vision.read.train import make_set, select_prints
+
+    seen = []
+    real = art.render_card
+
+    def recording(card_id, deck, rng=None, style=None, size=art.DEFAULT_SIZE):
+        seen.append(style.print)
+        return real(card_id, deck, rng=rng, style=style, size=size)
+
+    monkeypatch.setattr(art, "render_card", recording)
+    prints = select_prints(None, ["filled-oval"])
+    x, y, names = make_set(load_deck("ono"), 120, seed=2, views_per_render=2, log=lambda *a: None, prints=prints)
+    assert len(x) == 120 and len(seen) == 60
+    assert "filled-oval" not in seen and len(set(seen)) >= 3
+    seen.clear()
+    make_set(load_deck("uno"), 20, seed=2, views_per_render=2, log=lambda *a: None, prints=["circle-2024"])
+    assert set(seen) == {"circle-2024"}
+
+
+def test_train_command_documents_and_checks_the_print_options(capsys):
+    from web.cli import main
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    out = capsys.readouterr().out
+    assert "--exclude-print" in out and "--prints" in out
+    assert main(["train", "--deck", "uno", "--exclude-print", "no-such-print", "--samples", "10"]) == 2
+    assert main(["train", "--deck", "dino2", "--prints", "classic", "--samples", "10"]) == 2
+    assert "unknown print family" in capsys.readouterr().err
