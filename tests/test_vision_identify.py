@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.recognizer import Recognizer
+from vision.recognizer import CONFIRM_THRESHOLD, Recognizer
 from helpers import table_with
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,10 @@ def test_identify_command_json(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out.strip())
     assert out["image"] == str(path)
     assert out["cards"][0]["card"] == "green-4"
-    assert set(out["cards"][0]) == {"card", "confidence", "polygon"} and len(out["cards"][0]["polygon"]) == 4
+    card = out["cards"][0]
+    assert set(card) == {"card", "confidence", "sure", "polygon"} and len(card["polygon"]) == 4
+    # "sure" is the app's own decision: a reading it would take without asking the table
+    assert card["sure"] is (card["confidence"] >= CONFIRM_THRESHOLD)
 
 
 def test_identify_missing_image_is_exit_2(tmp_path, capsys):

@@ -15,6 +15,8 @@ from .read.symbols import SymbolModel, features
 from .read.colour import colour_votes, palette_for
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards
+from .locate.edges import snap_to_edges
+from .locate.verify import verify_quad
 from .rectify import warp_card
 
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
@@ -48,8 +50,14 @@ class Reading:
     confidence: float
     quad: Quad
 
+    @property
+    def sure(self) -> bool:
+        """True when the app takes this reading without asking the table to confirm it."""
+        return self.confidence >= CONFIRM_THRESHOLD
+
     def as_json(self) -> dict:
-        return {"card": self.card, "confidence": round(self.confidence, 3), "polygon": self.quad.polygon()}
+        return {"card": self.card, "confidence": round(self.confidence, 3), "sure": self.sure,
+                "polygon": self.quad.polygon()}
 
 
 LOCATORS = ("detector", "contour")
@@ -104,24 +112,51 @@ class Recognizer:
         return best, float(best_p)
 
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:
-        return self._read_warped([(q, warp_card(bgr, q.pts)) for q in quads])
+        return self._read_warped([(q, warp_card(bgr, q.pts)) for q in quads], bgr)
 
-    def _read_warped(self, cards: list[tuple[Quad, np.ndarray]]) -> list[Reading]:
-        """Readings of (quad, rectified card image) pairs, most confident first."""
+    def _read_warped(self, cards: list[tuple[Quad, np.ndarray]], frame: np.ndarray | None = None) -> list[Reading]:
+        """Readings of (quad, rectified card image) pairs, most confident first. With the frame,
+        each quad is verified first (vision/locate/verify.py): one that is not a whole card's
+        outer edge reads nothing."""
         out = []
         for q, card_bgr in cards:
+            trust = min(1.0, q.score / 0.7)
+            if frame is not None:
+                q, card_bgr, verdict = self._verified(frame, q, card_bgr)
+                if not verdict.ok:
+                    continue
+                trust = verdict.score
             card, conf = self.identify_card(card_bgr)
             if card is not None:
-                out.append(Reading(card, conf * min(1.0, q.score / 0.7), q))
+                out.append(Reading(card, conf * trust, q))
         out.sort(key=lambda r: -r.confidence)
         return out
+
+    @staticmethod
+    def _verified(frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
+        """(quad, its warp, verdict): the quad as given when it verifies as a whole card, else
+        snapped onto the card's edges when that verifies better (a rough outline from the pile's
+        changed pixels, a contour that cut a corner)."""
+        verdict = verify_quad(frame, q.pts)
+        if verdict.ok and verdict.score >= 0.95:
+            return q, card_bgr, verdict
+        snapped = snap_to_edges(frame, q.pts)
+        if snapped is not None:
+            v2 = verify_quad(frame, snapped)
+            if v2.ok and v2.score > verdict.score + 0.05 or (v2.ok and not verdict.ok):
+                return Quad(snapped, q.score), warp_card(frame, snapped), v2
+        return q, card_bgr, verdict
 
     def locate_all(self, bgr: np.ndarray) -> tuple[list[Quad], list[Quad]]:
         """(face-up cards, card backs) in the frame. The contour locator cannot tell a back from a
         face, so it returns every card as a face and no back."""
         if self.detector is None:
             return find_cards(bgr), []
-        dets = self.detector.detect(bgr)
+        # as it is and as from twice as far (a card held close); from farther still when neither
+        # look found a face (a card filling the picture)
+        dets = self.detector.detect(bgr, zoom_outs=(1.0, 2.0))
+        if not any(d.kind == "card" for d in dets):
+            dets += self.detector.detect(bgr, zoom_outs=(4.0,))
         return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
 
     def locate(self, bgr: np.ndarray) -> list[Quad]:
@@ -135,7 +170,7 @@ class Recognizer:
         # may take one for a back; a back has one main colour (red), a wild all four
         rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
         wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr)]
-        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds)
+        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds, bgr)
         return readings, [q for q in backs if all(q is not w for w, _ in wilds)]
 
     def read(self, bgr: np.ndarray) -> list[Reading]:

@@ -16,7 +16,9 @@ import numpy as np
 
 from ..errors import BUNDLED, ModelError, models_dir
 from .contour import _quad_from_contour, whiteness_mask
+from .edges import snap_to_edges
 from .quad import CARD_ASPECT, Quad, order_corners, quad_iou
+from .verify import verify_quad
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
@@ -29,6 +31,7 @@ class Detection:
     kind: str              # "card" (a face) or "back"
     score: float           # the detector's confidence
     refined: bool          # True when the quad comes from the card's border, not the box
+    verified: float = 0.0  # verify_quad's score of the quad (0: not verified as one whole card)
 
 
 def box_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
@@ -65,10 +68,12 @@ class CardDetector:
         card = path.with_suffix(".json")
         self.info = json.loads(card.read_text()) if card.is_file() else {}
 
-    def _letterbox(self, bgr: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
+    def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0) -> tuple[np.ndarray, float, tuple[float, float]]:
+        """The frame scaled into the model's square input, centred on grey; `zoom_out` > 1 shrinks
+        it further, as if the camera stood that many times farther away."""
         h, w = bgr.shape[:2]
-        r = self.size / max(h, w)
-        nw, nh = round(w * r), round(h * r)
+        r = self.size / max(h, w) / zoom_out
+        nw, nh = max(1, round(w * r)), max(1, round(h * r))
         img = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
         top, left = (self.size - nh) // 2, (self.size - nw) // 2
         canvas = np.full((self.size, self.size, 3), 114, np.uint8)
@@ -76,9 +81,10 @@ class CardDetector:
         x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         return np.ascontiguousarray(x), r, (left, top)
 
-    def boxes(self, bgr: np.ndarray, conf: float = 0.35, iou: float = 0.5) -> list[tuple[np.ndarray, str, float]]:
+    def boxes(self, bgr: np.ndarray, conf: float = 0.35, iou: float = 0.5,
+              zoom_out: float = 1.0) -> list[tuple[np.ndarray, str, float]]:
         """Raw oriented boxes: (4x2 corners in frame pixels, class, score), best first."""
-        x, r, (left, top) = self._letterbox(bgr)
+        x, r, (left, top) = self._letterbox(bgr, zoom_out)
         out = self.session.run(None, {self.input_name: x})[0][0]      # (4 + classes + 1, anchors)
         nc = len(CLASSES)
         scores = out[4:4 + nc]
@@ -101,16 +107,61 @@ class CardDetector:
         dets.sort(key=lambda d: -d[2])
         return dets
 
-    def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True) -> list[Detection]:
+    def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True,
+               zoom_outs: tuple[float, ...] = (1.0,)) -> list[Detection]:
+        """Cards and backs in the frame. With several `zoom_outs` the detector looks at the frame
+        as it is and as if seen from farther away: it learned cards at table-scene sizes, so a
+        card held close to the camera is found once the frame is shrunk around it. The boxes of
+        one card from several looks are grouped; with `refine`, each box is sharpened onto the
+        card's edges and verified (vision/locate/verify.py), and the best verified outline wins."""
+        raw = []
+        for z in zoom_outs:
+            raw += self.boxes(bgr, conf, zoom_out=z)
         out = []
-        for pts, kind, score in self.boxes(bgr, conf):
-            quad, refined = order_corners(pts), False
-            if refine:
-                better = refine_quad(bgr, quad)
-                if better is not None:
-                    quad, refined = better, True
-            out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined))
+        for group in group_boxes(raw):
+            pts, kind, score = group[0]
+            if not refine:
+                quad = order_corners(pts)
+                out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, False))
+                continue
+            best = None
+            for pts, _, s in group:
+                for quad, refined in _outlines(bgr, order_corners(pts)):
+                    v = verify_quad(bgr, quad)
+                    key = (v.ok, v.score, s)
+                    if best is None or key > best[0]:
+                        best = (key, quad, refined)
+            (ok, vscore, _), quad, refined = best
+            out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined,
+                                 vscore if ok else 0.0))
         return out
+
+
+def _outlines(bgr: np.ndarray, box: np.ndarray):
+    """Candidate outlines of the card in a box: snapped onto its edges, its white-border contour,
+    the box itself."""
+    snapped = snap_to_edges(bgr, box)
+    if snapped is not None:
+        yield snapped, True
+    contour = refine_quad(bgr, box)
+    if contour is not None:
+        yield contour, True
+    yield box, False
+
+
+def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3) -> list[list[tuple[np.ndarray, str, float]]]:
+    """Boxes from several looks at one frame grouped by card: each group led by its most confident
+    box, which no other group's leader overlaps by `iou` or more."""
+    groups: list[list[tuple[np.ndarray, str, float]]] = []
+    for b in sorted(boxes, key=lambda b: -b[2]):
+        for g in groups:
+            if quad_iou(b[0], g[0][0]) >= iou:
+                if b[1] == g[0][1]:
+                    g.append(b)
+                break
+        else:
+            groups.append([b])
+    return groups
 
 
 def _box_shape_score(quad: np.ndarray) -> float:

@@ -1,0 +1,124 @@
+"""Stage 1, sharpening: move each side of a rough card quad onto the card's own outer edge.
+
+The detector's boxes are rectangles found at a coarse scale; a card seen in perspective, or held
+close to the camera, is a trapezoid whose sides lie a few pixels off the box. Each side is searched
+along short profiles across it: the card's edge is where the picture turns from the table (or a
+hand, a sweater) to the card's white margin, going inwards. The outermost strong rise is taken,
+so the margin's inner edge and the white oval's outline further in are never mistaken for it. A
+line is fitted to each side's edge points robustly (a thumb over part of the edge gives outliers),
+and the four lines meet in the new corners.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .quad import order_corners
+
+PROFILES = 24        # profiles across each side
+REACH = 0.14         # how far a side may move, as a fraction of the card's short side, each way
+MIN_RISE = 25.0      # grey levels between the margin and outside it, less its unevenness
+MIN_POINTS = 8       # edge points a side needs for its line
+MARGIN = 0.035       # the band looked at inside an edge, as a fraction of the short side: within
+                     # every print's white margin (5-10% of the card's width)
+
+
+def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
+                 band: float) -> np.ndarray:
+    """Edge points along side a->b: per profile across the side, the outermost place where a
+    bright, even band (the card's white margin) begins, with something darker outside it."""
+    n = max(6, int(np.ceil(reach)))
+    d = np.linspace(-reach, reach, 2 * n + 1, dtype=np.float32)
+    step = float(d[1] - d[0])
+    m = max(2, int(round(band / step)))                                     # samples in a margin band
+    d = np.concatenate([d[0] - step * np.arange(m, 0, -1), d, d[-1] + step * np.arange(1, m + 1)])
+    t = np.linspace(0.12, 0.88, PROFILES, dtype=np.float32)
+    base = a[None, :] + t[:, None] * (b - a)[None, :]                       # PROFILES x 2
+    pts = base[:, None, :] + d[None, :, None] * inward[None, None, :]       # PROFILES x D x 2
+    vals = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+    # windows of m samples just inside and just outside every candidate position
+    win = np.lib.stride_tricks.sliding_window_view(vals, m, axis=1)         # PROFILES x (D-m+1) x m
+    inside, outside = win[:, m:], win[:, :-m]
+    score = inside.mean(axis=2) - outside.mean(axis=2) - inside.std(axis=2)
+    out = []
+    for k in range(PROFILES):
+        r = score[k]
+        top = float(r.max())
+        if top < MIN_RISE:
+            continue
+        j = int(np.flatnonzero(r >= 0.7 * top)[0])                          # the outermost strong edge
+        while j + 1 < len(r) and r[j + 1] > r[j]:                            # its peak
+            j += 1
+        out.append(pts[k, j + m])
+    return np.array(out, np.float32).reshape(-1, 2)
+
+
+def _line(points: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """A line (point, direction) through the edge points most of which agree (RANSAC: a thumb over
+    part of the edge, or the table's texture, gives outliers), or None with too few that agree."""
+    if len(points) < MIN_POINTS:
+        return None
+    rng = np.random.default_rng(0)    # deterministic: the same frame gives the same quad
+    i, j = rng.integers(0, len(points), (2, 64))
+    keep = i != j
+    p, v = points[i[keep]], points[j[keep]] - points[i[keep]]
+    norm = np.linalg.norm(v, axis=1, keepdims=True)
+    normal = np.stack([-v[:, 1], v[:, 0]], axis=1) / np.maximum(norm, 1e-6)           # K x 2
+    dist = np.abs(np.einsum("kd,nkd->nk", normal, points[:, None, :] - p[None, :, :]))  # N x K
+    inl = dist < tol
+    best = inl[:, int(inl.sum(axis=0).argmax())] if inl.size else None
+    if best is None or best.sum() < MIN_POINTS:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(points[best], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
+
+
+def _meet(l1, l2) -> np.ndarray | None:
+    (p, v), (q, w) = l1, l2
+    m = np.array([[v[0], -w[0]], [v[1], -w[1]]], np.float32)
+    if abs(float(np.linalg.det(m))) < 1e-3:
+        return None
+    s = np.linalg.solve(m, q - p)
+    return p + s[0] * v
+
+
+def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float) -> np.ndarray | None:
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    reach = reach_frac * float(min(sides))
+    if reach < 2:
+        return None
+    tol = max(1.5, 0.012 * float(min(sides)))
+    c = q.mean(axis=0)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        inward = np.array([-along[1], along[0]], np.float32)
+        if float(inward @ (c - (a + b) / 2)) < 0:
+            inward = -inward
+        line = _line(_side_points(grey, a, b, inward, reach, MARGIN * float(min(sides))), tol)
+        if line is None:
+            return None
+        lines.append(line)
+    corners = [_meet(lines[i - 1], lines[i]) for i in range(4)]
+    if any(p is None for p in corners):
+        return None
+    new = np.array(corners, np.float32)
+    if float(np.max(np.linalg.norm(new - q, axis=1))) > 2.0 * reach:
+        return None
+    return order_corners(new)
+
+
+def snap_to_edges(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The quad with every side on the card's outer edge, or None when a side's edge is not found
+    or the corners would move implausibly far (then the rough quad is all there is). A wide first
+    pass catches a box turned a little wrong; a narrow second pass settles on the edge."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+    q = order_corners(quad)
+    for reach in (REACH, REACH / 3):
+        got = _snap_once(grey, q, reach)
+        if got is None:
+            return None if reach == REACH else q
+        q = got
+    return q

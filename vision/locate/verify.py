@@ -1,0 +1,91 @@
+"""Stage 1, last step: is a located quadrilateral really a whole card's outer edge?
+
+A locator can land on a card's inner oval or circle, on one corner of it, on two cards at once,
+or on a bright patch of the table; whatever is read from such a warp is a guess. Every card we
+know (all UNO prints, our printed decks) has a white margin all round a face that is not white,
+in card proportions. So before anything is read, the warped quad must show:
+
+- a plausible shape: the mean long side over the mean short side between what a card seen at up
+  to about 45 degrees of tilt can give (1.55 / cos 45 = 2.2 one way, 1.55 * cos 45 = 1.1 the other);
+- a white margin on most of its four sides: a thumb or another card may cover part of one or
+  two sides (up to about 40% of the edge), so the two best-kept sides must be clearly white and
+  the margin as a whole mostly white;
+- a face that is not white all over inside the margin: a quadrilateral around a white oval is
+  white inside.
+
+The result is a score in 0..1 (the recognizer scales its confidence by it) and a reason when it
+fails, for the camera view and `identify`'s messages.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .quad import CARD_ASPECT
+
+VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
+ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
+BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the card's width in
+                               # from its edge: inside every print's border (5-10% of the width)
+MIN_SIDE = 0.55                # each of the two best sides: at least this share of white pixels
+MIN_MARGIN = 0.45              # the whole band: at least this share white (thumbs allowed)
+MAX_INNER_WHITE = 0.75         # more white inside than this: the quad is round a white shape
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    score: float               # 0..1, how surely this is one whole card's outer edge
+    reason: str = ""           # why not, in words, when not ok
+
+
+def _aspect(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(max(a, b) / max(min(a, b), 1e-6))
+
+
+def _white(card_bgr: np.ndarray) -> np.ndarray:
+    """Pixels as white as this card's paper: bright relative to the card's own brightest, and
+    unsaturated. Relative, so a dim room or a warm lamp does not turn the margin "not white"."""
+    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
+    s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
+    paper = max(float(np.percentile(v, 97)), 40.0)
+    # a colour cast tints the paper too: allow the paper's own saturation plus a margin
+    cast = float(np.percentile(s[v >= 0.85 * paper], 30)) if (v >= 0.85 * paper).any() else 0.0
+    return (v >= 0.62 * paper) & (s <= min(cast + 70.0, 140.0))
+
+
+def margin_shares(card_bgr: np.ndarray) -> tuple[list[float], float]:
+    """(white share of each side's margin band: top, right, bottom, left; white share inside)."""
+    h, w = card_bgr.shape[:2]
+    white = _white(card_bgr)
+    a, b = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
+    sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
+    inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
+    return [float(s.mean()) if s.size else 0.0 for s in sides], float(inner.mean()) if inner.size else 1.0
+
+
+def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
+    """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring."""
+    from ..rectify import warp_card
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 64:
+        return Verdict(False, 0.0, "not a convex quadrilateral of any size")
+    aspect = _aspect(quad)
+    if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+        return Verdict(False, 0.0, f"not card-shaped (sides {aspect:.2f} to 1)")
+    card = warp_card(bgr, quad, (VERIFY_W, VERIFY_H))
+    sides, inner = margin_shares(card)
+    best_two = sorted(sides)[-2:]
+    margin = float(np.mean(sides))
+    if min(best_two) < MIN_SIDE or margin < MIN_MARGIN:
+        return Verdict(False, 0.0, f"no white margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
+    if inner > MAX_INNER_WHITE:
+        return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
+    # full trust from a margin white all round in card proportions; less as sides go missing
+    shape = float(np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.6))
+    score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape)
+    return Verdict(True, float(np.clip(score, 0.0, 1.0)))
