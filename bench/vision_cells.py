@@ -1,0 +1,243 @@
+"""Pieces of bench/vision_accuracy.py that are worth testing on their own:
+
+- the pose sweep: a real photo re-rendered with a homography that carries its card (and the table
+  around it) to a chosen size, in-plane rotation and camera tilt in a new canvas (pose_quad,
+  card_corners, pose_image, SWEEP);
+- the picture damage of the sweep: colour casts, dim light, blur, motion blur, JPEG (CASTS, DAMAGE);
+- the per-cell summary (top-1, sure, wrong-but-sure) and the calibration table with its expected
+  calibration error (summarize, calibration).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import cv2
+import numpy as np
+
+CARD_ASPECT = 87.0 / 56.0
+CANVAS = (640, 480)                        # width, height of a sweep picture unless a cell widens it
+TARGET_TOP1, TARGET_WBS = 0.97, 0.01       # every cell: top-1 >= 0.97, wrong-but-sure <= 1 %
+BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 1.0)
+
+
+# ---------------------------------------------------------------- geometry of the sweep
+
+def card_corners(quad: np.ndarray) -> np.ndarray:
+    """A located card's 4 corners clockwise (image coordinates, y down) with a short side first:
+    p0->p1 short, p1->p2 long. Mapped onto a target in the same spelling, the card is not mirrored."""
+    pts = np.asarray(quad, np.float64).reshape(4, 2)
+    c = pts.mean(axis=0)
+    pts = pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+    if np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2]) > \
+            np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts.astype(np.float32)
+
+
+def canvas_for(size: float, angle: float = 0.0, canvas=CANVAS) -> tuple[int, int]:
+    """The canvas a card of short side `size` (share of the picture's short side) fits in whole:
+    640x480, widened when a card this big does not fit (95 % needs a 708 px long side)."""
+    w, h = canvas
+    s = size * min(w, h)
+    a = math.radians(angle)
+    bw = abs(s * math.cos(a)) + abs(s * CARD_ASPECT * math.sin(a))
+    bh = abs(s * math.sin(a)) + abs(s * CARD_ASPECT * math.cos(a))
+    return max(w, int(math.ceil(bw * 1.05))), max(h, int(math.ceil(bh * 1.05)))
+
+
+def pose_quad(canvas_wh, size: float, angle: float = 0.0, tilt: float = 0.0, shift=(0.0, 0.0),
+              focal: float | None = None) -> np.ndarray:
+    """Where the card goes: its 4 corners (card_corners spelling) in a canvas of canvas_wh.
+
+    size: the card's short side as a share of the canvas's short side; angle: in-plane rotation in
+    degrees (0 = upright portrait, 90 = lying across); tilt: degrees the table is turned about a
+    horizontal axis away from a camera looking straight down (foreshortening and a trapezoid, a
+    pinhole of focal length `focal`, default the canvas width); shift in [-1, 1]^2: where the card
+    sits between the centre (0) and the frame's edge (+-1) along x and y."""
+    w, h = canvas_wh
+    s = size * min(w, h)
+    half = np.array([[-s / 2, -s * CARD_ASPECT / 2], [s / 2, -s * CARD_ASPECT / 2],
+                     [s / 2, s * CARD_ASPECT / 2], [-s / 2, s * CARD_ASPECT / 2]])
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    pts = half @ rot.T
+    if tilt:
+        f = focal or float(w)
+        t = math.radians(tilt)
+        x, y = pts[:, 0], pts[:, 1]
+        depth = f - y * math.sin(t)                       # the top edge recedes, the bottom comes near
+        pts = np.stack([f * x / depth, f * y * math.cos(t) / depth], axis=1)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    room = np.maximum(0.0, (np.array([w, h]) - (hi - lo)) / 2 - 2)   # how far the card may move
+    centre = np.array([w / 2, h / 2]) - (lo + hi) / 2 + np.clip(shift, -1, 1) * room
+    return (pts + centre).astype(np.float32)
+
+
+def table_only(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The photo with its card painted out (inpainted from the table around it): what the sweep
+    mirrors beyond the photo's edges, so the mirrored table holds no mirrored copies of the card."""
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(card_corners(quad)).astype(np.int32), 255)
+    grow = max(9, int(0.15 * short_side(quad)) | 1)            # the white edge and the card's shadow too
+    mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+    small = max(1, int(round(max(img.shape[:2]) / 320)))      # inpaint at about 320 px, it is slow
+    if small > 1:
+        lo = cv2.inpaint(cv2.resize(img, None, fx=1 / small, fy=1 / small, interpolation=cv2.INTER_AREA),
+                         cv2.resize(mask, None, fx=1 / small, fy=1 / small, interpolation=cv2.INTER_NEAREST),
+                         5, cv2.INPAINT_TELEA)
+        lo = cv2.resize(lo, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+        out = img.copy()
+        out[mask > 0] = lo[mask > 0]
+        return out
+    return cv2.inpaint(img, mask, 5, cv2.INPAINT_TELEA)
+
+
+def pose_image(img: np.ndarray, src_quad: np.ndarray, dst_quad: np.ndarray, canvas_wh,
+               table: np.ndarray | None = None) -> np.ndarray:
+    """The whole photo warped so its card (src_quad) lands on dst_quad; the table comes along and is
+    mirrored where the photo runs out (BORDER_REFLECT; the mirrored part is taken from `table`, the
+    photo without its card, see table_only, when given). A shrinking warp is done at k times the
+    size and area-averaged down, as a camera's pixels average the light (no aliasing of a 5 % card)."""
+    src, dst = card_corners(src_quad), np.asarray(dst_quad, np.float32)
+    scale = short_side(dst) / max(1e-6, short_side(src))
+    k = int(min(6, max(1, math.ceil(1.0 / scale))))
+    w, h = (int(v) for v in canvas_wh)
+    H = cv2.getPerspectiveTransform(src, dst * k)
+    size = (w * k, h * k)
+    out = cv2.warpPerspective(img, H, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if table is not None:
+        inside = cv2.warpPerspective(np.full(img.shape[:2], 255, np.uint8), H, size, flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        mirrored = cv2.warpPerspective(table, H, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        a = (inside.astype(np.float32) / 255.0)[..., None]
+        out = (out * a + mirrored * (1 - a)).astype(np.uint8)
+    return cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA) if k > 1 else out
+
+
+def short_side(quad: np.ndarray) -> float:
+    """Mean length of a card quad's two short sides."""
+    p = card_corners(quad)
+    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2])) / 2)
+
+
+# ---------------------------------------------------------------- picture damage
+
+def _gains(img: np.ndarray, b: float, g: float, r: float) -> np.ndarray:
+    return np.clip(img.astype(np.float32) * np.array([b, g, r], np.float32), 0, 255).astype(np.uint8)
+
+
+def warm(img, rng=None):
+    """A warm lamp: B*0.65, G*0.9, R*1.1."""
+    return _gains(img, 0.65, 0.9, 1.1)
+
+
+def dim(img, rng):
+    """A dim room: x0.35, and the sensor noise that comes with it (sigma 4)."""
+    out = img.astype(np.float32) * 0.35 + rng.normal(0, 4, img.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def green_cast(img, rng=None):
+    """G*1.2, R*0.85, B*0.85."""
+    return _gains(img, 0.85, 1.2, 0.85)
+
+
+def blue_cast(img, rng=None):
+    """B*1.25, R*0.8."""
+    return _gains(img, 1.25, 1.0, 0.8)
+
+
+def gaussian(sigma):
+    def f(img, rng=None):
+        return cv2.GaussianBlur(img, (0, 0), sigma)
+    return f
+
+
+def motion(px):
+    def f(img, rng=None):
+        k = np.zeros((px, px), np.float32)
+        k[px // 2, :] = 1.0 / px                       # a horizontal smear px pixels long
+        return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REFLECT)
+    return f
+
+
+def jpeg(quality):
+    def f(img, rng=None):
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return f
+
+
+CASTS = {"warm lamp": warm, "dim x0.35": dim, "green cast": green_cast, "blue cast": blue_cast}
+DAMAGE = {"gauss blur 1.5": gaussian(1.5), "gauss blur 3": gaussian(3.0), "motion blur 9px": motion(9),
+          "jpeg q15": jpeg(15), "jpeg q40": jpeg(40)}
+
+
+# ---------------------------------------------------------------- the sweep's cells
+
+def sweep_cells(quick: bool = False) -> list[dict]:
+    """One dict per cell: name, size, angle, tilt, fx (a picture damage or None)."""
+    cells = [{"name": f"size {int(s * 100)}%", "size": s, "angle": 90.0, "tilt": 0.0, "fx": None}
+             for s in (0.05, 0.10, 0.20, 0.35, 0.50, 0.70, 0.95)]
+    cells += [{"name": f"rot {a} @25%", "size": 0.25, "angle": float(a), "tilt": 0.0, "fx": None}
+              for a in (0, 45, 90, 135, 180)]
+    cells += [{"name": f"tilt {t} @25%", "size": 0.25, "angle": 0.0, "tilt": float(t), "fx": None}
+              for t in (15, 30, 45)]
+    cells += [{"name": f"{k} @25%", "size": 0.25, "angle": 0.0, "tilt": 0.0, "fx": fn} for k, fn in CASTS.items()]
+    cells += [{"name": f"{k} @25%", "size": 0.25, "angle": 0.0, "tilt": 0.0, "fx": fn} for k, fn in DAMAGE.items()]
+    if quick:
+        keep = {"size 5%", "size 10%", "size 50%", "size 95%", "rot 45 @25%", "rot 180 @25%",
+                "tilt 45 @25%", "warm lamp @25%", "dim x0.35 @25%", "gauss blur 3 @25%", "jpeg q15 @25%"}
+        cells = [c for c in cells if c["name"] in keep]
+    return cells
+
+
+def sweep_image(img: np.ndarray, src_quad: np.ndarray, cell: dict, rng: np.random.Generator,
+                table: np.ndarray | None = None) -> np.ndarray:
+    """One photo through one sweep cell. rng draws where the card sits (and the dim cell's noise);
+    table: the photo without its card (table_only), for the mirrored surround."""
+    wh = canvas_for(cell["size"], cell["angle"])
+    shift = rng.uniform(-0.6, 0.6, 2)
+    dst = pose_quad(wh, cell["size"], cell["angle"], cell["tilt"], shift=shift)
+    out = pose_image(img, src_quad, dst, wh, table)
+    return cell["fx"](out, rng) if cell["fx"] else out
+
+
+# ---------------------------------------------------------------- scoring
+
+def summarize(items: list[dict]) -> dict:
+    """items: {truth, read, confidence, sure}; read None or "(none)" = nothing read (wrong, not sure)."""
+    n = len(items)
+    right = [it["read"] == it["truth"] for it in items]
+    sure = [bool(it["sure"]) for it in items]
+    n_sure = sum(sure)
+    wbs = sum(s and not r for r, s in zip(right, sure))
+    top1 = sum(right) / n if n else 0.0
+    confusions = Counter((it["truth"], it["read"]) for it, r in zip(items, right) if not r)
+    return {"n": n, "top1": top1, "sure_share": n_sure / n if n else 0.0,
+            "wrong_but_sure": wbs, "wrong_but_sure_share": wbs / n if n else 0.0,
+            "sure_accuracy": (sum(r and s for r, s in zip(right, sure)) / n_sure) if n_sure else None,
+            "pass": bool(n) and top1 >= TARGET_TOP1 and wbs / n <= TARGET_WBS,
+            "confusions": [{"true": t, "read": g, "count": k} for (t, g), k in confusions.most_common()]}
+
+
+def calibration(items: list[dict], bins=BINS) -> dict:
+    """Reliability table over confidence bins [lo, hi) (the last one closed) and the expected
+    calibration error: sum over bins of (bin share) * |accuracy - mean confidence|."""
+    conf = np.array([float(it["confidence"]) for it in items], np.float64)
+    ok = np.array([it["read"] == it["truth"] for it in items], np.float64)
+    rows, ece, n = [], 0.0, len(items)
+    for i, (lo, hi) in enumerate(zip(bins[:-1], bins[1:])):
+        last = i == len(bins) - 2
+        m = (conf >= lo) & ((conf <= hi) if last else (conf < hi))
+        k = int(m.sum())
+        acc = float(ok[m].mean()) if k else None
+        mc = float(conf[m].mean()) if k else None
+        if k:
+            ece += k / n * abs(acc - mc)
+        rows.append({"lo": lo, "hi": hi, "n": k, "accuracy": acc, "mean_confidence": mc})
+    sure = [it for it in items if it["sure"]]
+    return {"n": n, "bins": rows, "ece": ece if n else None,
+            "sure_n": len(sure),
+            "sure_accuracy": (sum(it["read"] == it["truth"] for it in sure) / len(sure)) if sure else None}

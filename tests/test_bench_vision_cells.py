@@ -1,0 +1,101 @@
+"""bench/vision_cells.py: the pose sweep puts the card where it is asked to, the calibration error
+is right on hand-worked toy sets, and the colour casts move colours the stated way."""
+import math
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.helpers import load_bench
+
+vc = load_bench("vision_cells")
+
+
+def _card_on_table():
+    """A rendered card on a plain dark table at a known, slightly turned quad: (image, quad)."""
+    from vision.art import render_card
+    face = render_card("red-7", "uno", rng=random.Random(3), size=(112, 174))
+    img = np.full((480, 640, 3), 30, np.uint8)
+    quad = vc.pose_quad((640, 480), 174 / 480 * 56 / 87, angle=20.0, shift=(-0.3, 0.2))
+    h, w = face.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    H = cv2.getPerspectiveTransform(src, quad)
+    warped = cv2.warpPerspective(face, H, (640, 480))
+    a = warped[..., 3:4].astype(np.float32) / 255
+    img = (warped[..., 2::-1] * a + img * (1 - a)).astype(np.uint8)
+    return img, quad
+
+
+def _located(img):
+    from vision.locate import find_cards
+    quads = find_cards(img)
+    assert quads, "the contour locator found no card"
+    return max(quads, key=lambda q: q.area).pts
+
+
+def test_pose_sweep_puts_the_card_at_the_asked_size_and_turn():
+    img, quad = _card_on_table()
+    src = _located(img)
+    assert vc.short_side(src) == pytest.approx(vc.short_side(quad), rel=0.05)
+    for size in (0.5, 0.2):
+        for angle in (0.0, 90.0):
+            out = vc.pose_image(img, src, vc.pose_quad((640, 480), size, angle), (640, 480), vc.table_only(img, src))
+            found = _located(out)
+            assert vc.short_side(found) / 480 == pytest.approx(size, abs=0.02 * size)
+            x, y, w, h = cv2.boundingRect(found.astype(np.float32))
+            assert (h > 1.3 * w) if angle == 0 else (w > 1.3 * h)   # upright portrait, or turned across
+
+
+def test_rotation_turns_the_card_and_tilt_foreshortens_it():
+    q0, q90 = vc.pose_quad((640, 480), 0.25, 0), vc.pose_quad((640, 480), 0.25, 90)
+    e0, e90 = q0[1] - q0[0], q90[1] - q90[0]                     # the short top edge
+    assert math.degrees(math.atan2(e90[1], e90[0]) - math.atan2(e0[1], e0[0])) == pytest.approx(90, abs=0.1)
+    flat, tilted = vc.pose_quad((640, 480), 0.25, 0), vc.pose_quad((640, 480), 0.25, 0, tilt=45)
+    top, bottom = np.linalg.norm(tilted[1] - tilted[0]), np.linalg.norm(tilted[2] - tilted[3])
+    assert top < bottom                                          # a trapezoid: the far edge is shorter
+    height = lambda q: q[:, 1].max() - q[:, 1].min()            # noqa: E731
+    assert height(tilted) < 0.8 * height(flat)                   # foreshortened about cos 45
+
+
+def test_big_card_gets_a_canvas_it_fits_in():
+    w, h = vc.canvas_for(0.95, 90)
+    q = vc.pose_quad((w, h), 0.95, 90)
+    assert h == 480 and w > 640
+    assert q[:, 0].min() >= 0 and q[:, 0].max() <= w and q[:, 1].min() >= 0 and q[:, 1].max() <= h
+
+
+def _items(conf, right, wrong):
+    return ([{"truth": "a", "read": "a", "confidence": conf, "sure": conf >= 0.6}] * right
+            + [{"truth": "a", "read": "b", "confidence": conf, "sure": conf >= 0.6}] * wrong)
+
+
+def test_ece_is_zero_when_calibrated_and_large_when_overconfident():
+    calibrated = _items(0.9, 9, 1) + _items(0.3, 3, 7)          # 90 % right at 0.9, 30 % at 0.3
+    assert vc.calibration(calibrated)["ece"] == pytest.approx(0.0, abs=1e-9)
+    over = _items(0.99, 5, 5) + _items(0.3, 3, 7)                # half right at 0.99: |0.5 - 0.99| on half
+    cal = vc.calibration(over)
+    assert cal["ece"] == pytest.approx(0.5 * 0.49)
+    top = cal["bins"][-1]
+    assert (top["n"], top["accuracy"]) == (10, 0.5)
+    assert cal["sure_accuracy"] == pytest.approx(0.5)
+
+
+def test_summarize_counts_wrong_but_sure_and_nothing_read():
+    items = _items(0.95, 97, 1) + [{"truth": "a", "read": "(none)", "confidence": 0.0, "sure": False}] * 2
+    s = vc.summarize(items)
+    assert (s["n"], s["top1"], s["wrong_but_sure"]) == (100, 0.97, 1)
+    assert s["pass"]
+    assert not vc.summarize(items + _items(0.95, 0, 1))["pass"]
+
+
+def test_casts_move_colours_the_stated_way():
+    img = np.full((8, 8, 3), 120, np.uint8)                      # grey, BGR
+    b, g, r = (vc.warm(img)[0, 0].astype(int))
+    assert r > 120 > g > b
+    b, g, r = vc.green_cast(img)[0, 0].astype(int)
+    assert g > 120 and r < 120 and b < 120
+    b, g, r = vc.blue_cast(img)[0, 0].astype(int)
+    assert b > 120 and r < 120 and g == 120
+    d = vc.dim(img, np.random.default_rng(0)).astype(float)
+    assert d.mean() == pytest.approx(42, abs=1.5) and d.std() > 2
