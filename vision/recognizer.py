@@ -9,12 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .read.symbols import SymbolModel, features
 from .read.colour import colour_votes, palette_for
+from .read.fuse import fuse
+from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
 from .errors import ModelError, models_dir
-from .locate import Quad, find_cards
+from .locate import Quad, find_cards, quad_iou
 from .locate.edges import snap_to_edges
 from .locate.verify import verify_quad
 from .rectify import warp_card
@@ -23,6 +26,10 @@ MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
                   "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
 HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
+TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for the text reader
+TEXT_CACHE = 8           # cards whose text evidence is kept (the pile, a few cards around)
+TEXT_SAME = 5.0          # mean level difference of 32x48 thumbnails under which a card is the same
+TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:
@@ -69,7 +76,7 @@ class Recognizer:
     default: it holds on light and patterned tables where a white border does not stand out."""
 
     def __init__(self, deck: str, model_path: str | Path | None = None, locator: str = "detector",
-                 detector_path: str | Path | None = None):
+                 detector_path: str | Path | None = None, text: bool | None = None):
         from referee import load_deck
         self.deck = load_deck(deck)  # KeyError with the deck list for an unknown deck
         if model_path is None:
@@ -88,11 +95,24 @@ class Recognizer:
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
         self.palette = palette_for(deck)  # the deck's colours as hue buckets
+        # the printed text (numerals, +2, +4) read by OCR, for the decks that print it: every
+        # UNO print does; our designed decks are printed from our own art, which the classifier knows
+        self.text_reader = None
+        if text if text is not None else deck in TEXT_DECKS:
+            from .read.text import TextReader
+            self.text_reader = TextReader()
+        self._text_cache: list[tuple[np.ndarray, np.ndarray, TextEvidence]] = []
 
-    def identify_card(self, card_bgr: np.ndarray) -> tuple[str, float]:
-        """(card id, confidence) for one rectified card image."""
+    def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
+                      quad: np.ndarray | None = None) -> tuple[str, float]:
+        """(card id, confidence) for one rectified card image. `text_card`: the same card warped
+        larger from the frame, for the text reader (else it reads `card_bgr` itself); `quad`: where
+        it lies in the frame (a card at the same place that looks the same is not read again)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         p = self.model.proba(np.stack([features(card_bgr), features(card_bgr[::-1, ::-1])])).mean(axis=0)
+        if self.text_reader is not None:
+            width = None if quad is None else float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+            p = fuse(self.model.classes, p, self._text(card_bgr if text_card is None else text_card, quad), width)
         v = colour_votes(card_bgr, palette=self.palette)
         votes = v["votes"]
         colour = max(votes, key=votes.get)
@@ -111,6 +131,20 @@ class Recognizer:
                     best, best_p = cid, score
         return best, float(best_p)
 
+    def _text(self, card_bgr: np.ndarray, quad: np.ndarray | None = None) -> "TextEvidence":
+        """The text reader's evidence for a card, from the cache when the same card lay at the same
+        place in a recent frame: a card resting on the pile is read by OCR once, not in every frame."""
+        thumb = cv2.resize(card_bgr, (32, 48), interpolation=cv2.INTER_AREA).astype(np.int16)
+        for i, (t, q, ev) in enumerate(self._text_cache):
+            same_place = quad is not None and q is not None and \
+                float(np.abs(q - quad).max()) <= TEXT_PLACE * float(np.linalg.norm(quad[0] - quad[1]))
+            if same_place and float(np.abs(t - thumb).mean()) < TEXT_SAME:
+                self._text_cache.insert(0, self._text_cache.pop(i))
+                return ev
+        ev = self.text_reader.read_card(card_bgr)
+        self._text_cache = [(thumb, quad, ev)] + self._text_cache[:TEXT_CACHE - 1]
+        return ev
+
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:
         return self._read_warped([(q, warp_card(bgr, q.pts)) for q in quads], bgr)
 
@@ -126,7 +160,8 @@ class Recognizer:
                 if not verdict.ok:
                     continue
                 trust = verdict.score
-            card, conf = self.identify_card(card_bgr)
+            big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
+            card, conf = self.identify_card(card_bgr, big, q.pts)
             if card is not None:
                 out.append(Reading(card, conf * trust, q))
         out.sort(key=lambda r: -r.confidence)
@@ -135,15 +170,17 @@ class Recognizer:
     @staticmethod
     def _verified(frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
         """(quad, its warp, verdict): the quad as given when it verifies as a whole card, else
-        snapped onto the card's edges when that verifies better (a rough outline from the pile's
-        changed pixels, a contour that cut a corner)."""
+        snapped onto the card's edges when that verifies (a rough outline from the pile's changed
+        pixels, a contour that cut a corner). A quad that verifies is kept as it is: on a pile,
+        the card beneath offers edges that a snap could take."""
         verdict = verify_quad(frame, q.pts)
-        if verdict.ok and verdict.score >= 0.95:
+        if verdict.ok:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts)
-        if snapped is not None:
+        # the same card's edges, not a neighbour's: a pile's lower card shares some of them
+        if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
             v2 = verify_quad(frame, snapped)
-            if v2.ok and v2.score > verdict.score + 0.05 or (v2.ok and not verdict.ok):
+            if v2.ok:
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict
 

@@ -141,7 +141,7 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
     """Candidate outlines of the card in a box: snapped onto its edges, its white-border contour,
     the box itself."""
     snapped = snap_to_edges(bgr, box)
-    if snapped is not None:
+    if snapped is not None and quad_iou(snapped, box) >= 0.6:
         yield snapped, True
     contour = refine_quad(bgr, box)
     if contour is not None:

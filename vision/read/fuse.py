@@ -1,0 +1,112 @@
+"""Stage 3d: one belief about the card's symbol from two independent readers.
+
+The symbol classifier (symbols.py) sees shapes and knows the prints it was trained on; the text
+reader (text.py) knows numerals in any print but no shapes. Each alone is wrong in its own way
+on a print it has not met: the classifier calls a +2 of two drawn cards a "7" with probability
+0.99, the text reader calls a skip's slashed ring a "0". So neither decides alone: the belief is
+the classifier's probabilities, mixed with "any symbol" and tempered (they are over-sure outside
+their training prints),
+times how likely each symbol makes what the text reader saw (naive Bayes: the two look at the
+card independently, one at its glyph's gradients, one with a network trained on real text):
+
+    belief(s) ~ p_classifier(s) ** TEMPER * L_centre(text read at the centre | s) * L_corner(... | s)
+
+The likelihoods are a small table of what real readers do, written as data below: a numeral read
+clearly at the centre is almost never another symbol; a "0" may be a skip's ring or a wild's
+oval; silence at the centre is what shapes give, and also what some numerals give where the
+print's numeral is hard to read (white on colour with a drop shadow), so it only leans.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .text import TextEvidence
+
+DIGITS = tuple("0123456789")
+TEMPER = 0.6            # classifier probabilities to this power: softer where it is over-sure
+OFF_PRINT = 0.2         # the chance that the card is of a print the classifier cannot read
+STRONG = 0.85           # text read with at least this confidence is a clear reading
+# card widths in the picture (pixels) from which silence at each place starts to mean something,
+# and from which it means all it can: a centre numeral is about half the card's width high,
+# a corner index about a sixth; OCR needs some 15 pixels of text height
+CENTRE_LEGIBLE = (80.0, 160.0)
+CORNER_LEGIBLE = (120.0, 220.0)
+
+# P(the text reader's clear reading | true symbol), by place. Keys: what was read; values:
+# {symbol: likelihood}, with "*" for every other symbol. A symbol not listed under "*" default 1.
+CENTRE = {
+    "digit": {"same": 1.0, "6/9": 1.0, "*": 0.02},
+    # a ring, an oval, two drawn cards or a circle of arrows all read as "0" now and then
+    "0": {"0": 1.0, "skip": 0.8, "digit": 0.05, "*": 0.6},
+    "draw2": {"draw2": 1.0, "*": 0.02},
+    "wild-draw4": {"wild-draw4": 1.0, "*": 0.02},
+    "none": {"digit": 0.35, "*": 1.0},
+}
+CORNER = {
+    "digit": {"same": 1.0, "6/9": 1.0, "reverse": 0.3, "draw2": 0.3, "*": 0.08},
+    "0": {"0": 1.0, "skip": 0.8, "digit": 0.1, "*": 0.6},
+    "draw2": {"draw2": 1.0, "*": 0.02},
+    "wild-draw4": {"wild-draw4": 1.0, "*": 0.03},
+    "none": {"digit": 0.6, "*": 1.0},
+}
+
+
+def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0) -> np.ndarray:
+    """L(reading | s) for every symbol s; a reading below STRONG counts as none. `heard` (0..1):
+    how well text of this size can be read at all; silence from a card too small to read says
+    nothing."""
+    text, conf = read
+    if text is None or conf < STRONG:
+        row = table["none"]
+        digit = 1.0 - (1.0 - row["digit"]) * heard
+        return np.array([digit if s in DIGITS else row["*"] for s in symbols])
+    key = "0" if text == "0" else "digit" if text in DIGITS else text
+    row = table[key]
+    out = []
+    for s in symbols:
+        if key == "digit":
+            if s == text:
+                v = row["same"]
+            elif s in ("6", "9") and text in ("6", "9"):   # 6 and 9 read each other upside down
+                v = row["6/9"]
+            else:
+                v = row.get(s, row["*"])
+        else:
+            v = row.get(s, row["digit"] if s in DIGITS and "digit" in row else row["*"])
+        out.append(v)
+    return np.array(out, np.float64)
+
+
+def legibility(card_px: float | None, small: float, large: float) -> float:
+    """0 for a card `small` pixels wide or less (its text is a few pixels high: OCR cannot read
+    it, so its silence means nothing), 1 from `large` pixels, linear between."""
+    if card_px is None:
+        return 1.0
+    return float(np.clip((card_px - small) / (large - small), 0.0, 1.0))
+
+
+def _says(read: tuple[str | None, float], heard: float) -> float:
+    """How far a reading can overrule the classifier: a clear numeral, "+2" or "+4" fully; a "0"
+    (which any round shape may give) or silence only as far as text of this size is legible."""
+    text, conf = read
+    return 1.0 if text is not None and text != "0" and conf >= STRONG else heard
+
+
+def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: float | None = None) -> np.ndarray:
+    """The belief over `symbols` (the classifier's classes, probabilities p), given the text read
+    from a card `card_px` pixels wide in the picture; the classifier's own probabilities when no
+    text was read (no reader, or a designed deck)."""
+    if text is None:
+        return np.asarray(p, np.float64)
+    p = np.asarray(p, np.float64)
+    centre_heard = legibility(card_px, *CENTRE_LEGIBLE)
+    corner_heard = legibility(card_px, *CORNER_LEGIBLE)
+    # on a print it has not seen the classifier may be wrong altogether: part of its belief goes
+    # to every symbol alike, so that a clear reading of the text can outweigh it. That doubt is
+    # only raised as far as the text could answer it: on a card too small to read, the classifier
+    # is all there is, and its belief stands
+    says = max(_says(text.centre, centre_heard), _says(text.corner, corner_heard))
+    b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), 1.0 - (1.0 - TEMPER) * says)
+    b *= likelihoods(CENTRE, text.centre, symbols, centre_heard)
+    b *= likelihoods(CORNER, text.corner, symbols, corner_heard)
+    return b / b.sum()

@@ -1,0 +1,133 @@
+"""Stage 3c: the printed text of a card (its numeral, "+2", "+4"), read by a real OCR model.
+
+The symbol classifier (symbols.py) learned the prints it was trained on; numerals in a print it
+has never seen (another font, a coloured numeral with a black outline, an italic 7 that looks
+like its 1) fool it. Text recognition trained on millions of real text lines does not care which
+print a numeral comes from. So the card's text is read twice, independently of the classifier:
+
+- the centre, where every UNO print puts its big numeral (or "+2" on some prints);
+- the corner index, which every print has, and which reads "+2" / "+4" even where the centre
+  shows drawn cards;
+
+each in both orientations (a rectified card is upright or upside down; its text reads in one of
+them, and both corner indices are upright in their own orientation).
+
+The model is PaddleOCR's PP-OCRv4 recognizer (models/text-recognizer.onnx, Apache-2.0, see
+models/LICENSE-text-recognizer.txt), run under onnxruntime. Its alphabet has 6,623 characters;
+decoding is restricted to the eleven a UNO card prints ("0"-"9" and "+"), so a shape is read as
+the likeliest of those or as nothing, never as a letter. Skip, reverse and wild are shapes, not
+text: for them this reader only says "no numeral here", which is evidence too.
+
+Reading costs a few milliseconds a crop, so the live pipeline reads text once per settled card
+(the recognizer keeps the evidence of the quads it has read), never on every frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..errors import ModelError, models_dir
+
+MODEL_FILE = "text-recognizer.onnx"
+ALPHABET = "0123456789+"
+HEIGHT = 48                    # the model's input height
+CARD_W, CARD_H = 112, 174      # the card warp text is read from
+# crops of the upright card (x0, y0, x1, y1 as fractions): where prints put their text
+CENTRE = (0.07, 0.23, 0.93, 0.77)
+CORNER = (0.01, 0.01, 0.42, 0.23)
+SYMBOL_OF_TEXT = {**{d: d for d in "0123456789"}, "+2": "draw2", "+4": "wild-draw4"}
+
+
+@dataclass(frozen=True)
+class TextEvidence:
+    """What the card's text says: per place (centre, corner) the symbol read and its confidence
+    (the model's mean probability over the characters read), None where no text was read."""
+    centre: tuple[str | None, float]
+    corner: tuple[str | None, float]
+
+    def symbols(self) -> dict[str, float]:
+        """symbol -> the best confidence any place read it with."""
+        out: dict[str, float] = {}
+        for sym, conf in (self.centre, self.corner):
+            if sym is not None:
+                out[sym] = max(out.get(sym, 0.0), conf)
+        return out
+
+
+class TextReader:
+    def __init__(self, path: str | Path | None = None, threads: int = 2):
+        path = Path(path) if path else models_dir() / MODEL_FILE
+        if not path.is_file():
+            raise ModelError(f"text recognizer model not found: {path} (restore it from git, see models/README.md)")
+        try:
+            import onnxruntime as ort
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            opts.log_severity_level = 3
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            chars = self.session.get_modelmeta().custom_metadata_map["character"].splitlines()
+        except ImportError as e:
+            raise ModelError("the text recognizer needs onnxruntime: pip install onnxruntime") from e
+        except Exception as e:  # a damaged file: onnxruntime raises its own types; no alphabet: KeyError
+            raise ModelError(f"text recognizer model {path} cannot be loaded ({e.__class__.__name__}: "
+                             f"{str(e).splitlines()[0][:200] if str(e) else ''}); restore it from git") from e
+        # output class k+1 is chars[k]; class 0 is the CTC blank
+        self._classes = np.array([0] + [chars.index(c) + 1 for c in ALPHABET])
+        self.input_name = self.session.get_inputs()[0].name
+
+    def read_lines(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        """(text, confidence) of each BGR crop, one line of text each, in one batch."""
+        if not crops:
+            return []
+        widths = [max(HEIGHT // 2, int(round(HEIGHT * c.shape[1] / max(c.shape[0], 1)))) for c in crops]
+        wmax = max(widths)
+        batch = np.zeros((len(crops), 3, HEIGHT, wmax), np.float32)   # 0 = mid-grey after normalising
+        for i, (c, w) in enumerate(zip(crops, widths)):
+            x = cv2.resize(c, (w, HEIGHT), interpolation=cv2.INTER_AREA if c.shape[0] > HEIGHT else cv2.INTER_CUBIC)
+            batch[i, :, :, :w] = (x.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5) / 0.5
+        probs = self.session.run(None, {self.input_name: batch})[0]      # N x T x classes (softmax)
+        return [_decode(p[:, self._classes]) for p in probs]
+
+    def read_card(self, card_bgr: np.ndarray) -> TextEvidence:
+        """The text evidence of a rectified card (any size; best from a CARD_W x CARD_H warp)."""
+        card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
+                          if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
+        turned = card[::-1, ::-1]
+        crops = [_crop(card, CENTRE), _crop(turned, CENTRE), _crop(card, CORNER), _crop(turned, CORNER)]
+        lines = self.read_lines(crops)
+        return TextEvidence(_best(lines[0:2]), _best(lines[2:4]))
+
+
+def _crop(card: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    h, w = card.shape[:2]
+    x0, y0, x1, y1 = box
+    return np.ascontiguousarray(card[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)])
+
+
+def _decode(p: np.ndarray) -> tuple[str, float]:
+    """Greedy CTC decoding over the restricted alphabet: (text, mean probability of its characters)."""
+    k = p.argmax(axis=1)
+    text, confs, prev = "", [], 0
+    for t, c in enumerate(k):
+        if c != 0 and c != prev:
+            text += ALPHABET[c - 1]
+            confs.append(float(p[t, c]))
+        prev = c
+    return text, (float(np.mean(confs)) if confs else 0.0)
+
+
+def _best(lines: list[tuple[str, float]]) -> tuple[str | None, float]:
+    """The symbol of the orientation that reads as a card's text, with its confidence. A 6 and a
+    9 read each other upside down: either reading counts as "6 or 9" (the classifier decides)."""
+    best: tuple[str | None, float] = (None, 0.0)
+    for text, conf in lines:
+        sym = SYMBOL_OF_TEXT.get(text.strip())
+        if sym is None and len(text) == 2 and text[::-1] in ("+2", "+4"):  # "2+" read across a slant
+            sym = SYMBOL_OF_TEXT[text[::-1]]
+        if sym is not None and conf > best[1]:
+            best = (sym, conf)
+    return best
