@@ -47,6 +47,7 @@ class TextEvidence:
     (the model's mean probability over the characters read), None where no text was read."""
     centre: tuple[str | None, float]
     corner: tuple[str | None, float]
+    six_nine: str | None = None   # "6" or "9" where the numeral's underline told which way is up
 
     def symbols(self) -> dict[str, float]:
         """symbol -> the best confidence any place read it with."""
@@ -99,7 +100,52 @@ class TextReader:
         turned = card[::-1, ::-1]
         crops = [_crop(card, CENTRE), _crop(turned, CENTRE), _crop(card, CORNER), _crop(turned, CORNER)]
         lines = self.read_lines(crops)
-        return TextEvidence(_best(lines[0:2]), _best(lines[2:4]))
+        centre, corner = _best(lines[0:2]), _best(lines[2:4])
+        six_nine = None
+        if "6" in (centre[0], corner[0]) or "9" in (centre[0], corner[0]):
+            six_nine = _underlined(card, lines[0][0].strip(), lines[1][0].strip())
+        return TextEvidence(centre, corner, six_nine)
+
+
+def _underlined(card: np.ndarray, upright: str, turned: str) -> str | None:
+    """6 or 9 by the bar under the numeral, which prints put there because a 6 and a 9 are each
+    other upside down; None when no bar is found. `upright`/`turned`: the centre text read in
+    the card as given and turned half round."""
+    seen = upright if upright in ("6", "9") else {"6": "9", "9": "6"}.get(turned)
+    side = bar_side(_crop(card, CENTRE))
+    if seen is None or side == 0:
+        return None
+    return seen if side > 0 else {"6": "9", "9": "6"}[seen]
+
+
+def bar_side(centre: np.ndarray) -> int:
+    """+1 when a bar lies under the numeral of this crop, -1 over it, 0 when neither is seen.
+    The numeral is the largest blob away from the crop's edges (Otsu, in both polarities: white
+    numerals on colour, coloured ones on white); a bar is a flat blob at least 40% as wide, just
+    below or above it."""
+    g = cv2.cvtColor(centre, cv2.COLOR_BGR2GRAY)
+    h, w = g.shape
+    votes = 0
+    for flag in (cv2.THRESH_BINARY, cv2.THRESH_BINARY_INV):
+        _, mask = cv2.threshold(g, 0, 255, flag + cv2.THRESH_OTSU)
+        n, _, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        inside = [i for i in range(1, n) if st[i, 0] > 0 and st[i, 1] > 0 and st[i, 0] + st[i, 2] < w
+                  and st[i, 1] + st[i, 3] < h and 0.3 * h < st[i, 3] < 0.95 * h]
+        if not inside:
+            continue
+        k = max(inside, key=lambda i: st[i, 4])
+        x, y, bw, bh = st[k, :4]
+        for i in range(1, n):
+            xi, yi, wi, hi, area = st[i]
+            if i == k or wi < 0.4 * bw or hi > 0.4 * wi or hi < 2 or area < 0.5 * wi * hi:
+                continue
+            if not x - 0.2 * bw <= xi + wi / 2 <= x + 1.2 * bw:
+                continue
+            if 0 <= yi - (y + bh) <= 0.35 * bh:
+                votes += 1
+            elif 0 <= y - (yi + hi) <= 0.35 * bh:
+                votes -= 1
+    return int(np.sign(votes))
 
 
 def _crop(card: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
