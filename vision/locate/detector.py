@@ -151,13 +151,13 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
 
 def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3) -> list[list[tuple[np.ndarray, str, float]]]:
     """Boxes from several looks at one frame grouped by card: each group led by its most confident
-    box, which no other group's leader overlaps by `iou` or more."""
+    box (whose class, face or back, is the group's), which no other group's leader overlaps by
+    `iou` or more."""
     groups: list[list[tuple[np.ndarray, str, float]]] = []
     for b in sorted(boxes, key=lambda b: -b[2]):
         for g in groups:
             if quad_iou(b[0], g[0][0]) >= iou:
-                if b[1] == g[0][1]:
-                    g.append(b)
+                g.append(b)   # its outline may be the better one, whatever it took the card for
                 break
         else:
             groups.append([b])

@@ -50,7 +50,8 @@ def _aspect(quad: np.ndarray) -> float:
 def _white(card_bgr: np.ndarray) -> np.ndarray:
     """Pixels as white as this card's paper: bright relative to the card's own brightest, and
     unsaturated. Relative, so a dim room or a warm lamp does not turn the margin "not white"."""
-    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
+    # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
+    hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
     paper = max(float(np.percentile(v, 97)), 40.0)
     # a colour cast tints the paper too: allow the paper's own saturation plus a margin

@@ -76,7 +76,8 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
-    coloured = (sat > 80) & (val > max(35.0, 0.3 * float(np.percentile(val, 95))))
+    # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright)
+    coloured = (sat > 80) & (val > max(15.0, 0.28 * float(np.percentile(val, 95))))
     n = max(int(coloured.sum()), 1)
     votes = {name: 0.0 for name, _ in palette}
     for name, (lo, hi) in palette:
