@@ -143,7 +143,8 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
     snapped = snap_to_edges(bgr, box)
     if snapped is not None and quad_iou(snapped, box) >= 0.6:
         yield snapped, True
-    contour = refine_quad(bgr, box)
+    # a card seen at a slant is far from card-shaped: verify_quad judges the shape afterwards
+    contour = refine_quad(bgr, box, min_shape=0.15)
     if contour is not None:
         yield contour, True
     yield box, False

@@ -32,6 +32,7 @@ BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the 
 MIN_SIDE = 0.55                # each of the two best sides: at least this share of white pixels
 MIN_MARGIN = 0.45              # the whole band: at least this share white (thumbs allowed)
 MAX_INNER_WHITE = 0.75         # more white inside than this: the quad is round a white shape
+OUTSIDE = 0.04                 # a corner farther outside the picture (share of its size): no card read
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,10 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 64:
         return Verdict(False, 0.0, "not a convex quadrilateral of any size")
+    h, w = bgr.shape[:2]
+    out = max(float(-quad[:, 0].min()), float(quad[:, 0].max() - w), float(-quad[:, 1].min()), float(quad[:, 1].max() - h))
+    if out > OUTSIDE * max(h, w):
+        return Verdict(False, 0.0, "runs off the picture")
     aspect = _aspect(quad)
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         return Verdict(False, 0.0, f"not card-shaped (sides {aspect:.2f} to 1)")

@@ -24,10 +24,13 @@ from .text import TextEvidence
 
 DIGITS = tuple("0123456789")
 TEMPER = 0.6            # classifier probabilities to this power: softer where it is over-sure
+TEMPER_ALONE = 0.8      # ... where the text cannot be read and the classifier is all there is
 OFF_PRINT = 0.2         # the chance that the card is of a print the classifier cannot read
 SIX_NINE_BAR = 0.97     # 6 against 9 when the underline was seen
 SIX_NINE_GUESS = 0.55   # ... and when it was not: the classifier's pick, never sure
+SIX_NINE_PX = 60.0      # card width (pixels) from which the underline is looked for
 STRONG = 0.85           # text read with at least this confidence is a clear reading
+WEAK = 0.3              # below this, nothing was read: silence
 # card widths in the picture (pixels) from which silence at each place starts to mean something,
 # and from which it means all it can: a centre numeral is about half the card's width high,
 # a corner index about a sixth; OCR needs some 15 pixels of text height
@@ -36,13 +39,16 @@ CORNER_LEGIBLE = (120.0, 220.0)
 
 # P(the text reader's clear reading | true symbol), by place. Keys: what was read; values:
 # {symbol: likelihood}, with "*" for every other symbol. A symbol not listed under "*" default 1.
+PLUS = {"2": "draw2", "4": "wild-draw4"}
+PLUS_MISSED = 0.7       # a small "+" next to its digit is often not read: "+4" comes out as "4"
+
 CENTRE = {
     "digit": {"same": 1.0, "6/9": 1.0, "*": 0.02},
     # a ring, an oval, two drawn cards or a circle of arrows all read as "0" now and then
     "0": {"0": 1.0, "skip": 0.8, "digit": 0.05, "*": 0.6},
     "draw2": {"draw2": 1.0, "*": 0.02},
     "wild-draw4": {"wild-draw4": 1.0, "*": 0.02},
-    "none": {"digit": 0.35, "*": 1.0},
+    "none": {"digit": 0.2, "*": 1.0},
 }
 CORNER = {
     "digit": {"same": 1.0, "6/9": 1.0, "reverse": 0.3, "draw2": 0.3, "*": 0.08},
@@ -55,14 +61,17 @@ CORNER = {
 
 
 def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0) -> np.ndarray:
-    """L(reading | s) for every symbol s; a reading below STRONG counts as none. `heard` (0..1):
+    """L(reading | s) for every symbol s: a clear reading by its row, silence (below WEAK) by the
+    "none" row, anything between as no evidence. `heard` (0..1):
     how well text of this size can be read at all; silence from a card too small to read says
     nothing."""
     text, conf = read
-    if text is None or conf < STRONG:
+    if text is None or conf < WEAK:
         row = table["none"]
         digit = 1.0 - (1.0 - row["digit"]) * heard
         return np.array([digit if s in DIGITS else row["*"] for s in symbols])
+    if conf < STRONG:           # something was read, not clearly: no evidence either way
+        return np.ones(len(symbols))
     key = "0" if text == "0" else "digit" if text in DIGITS else text
     row = table[key]
     out = []
@@ -72,6 +81,8 @@ def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str],
                 v = row["same"]
             elif s in ("6", "9") and text in ("6", "9"):   # 6 and 9 read each other upside down
                 v = row["6/9"]
+            elif PLUS.get(text) == s:                       # "+2" / "+4" with the plus missed
+                v = PLUS_MISSED
             else:
                 v = row.get(s, row["*"])
         else:
@@ -109,11 +120,12 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
     # only raised as far as the text could answer it: on a card too small to read, the classifier
     # is all there is, and its belief stands
     says = max(_says(text.centre, centre_heard), _says(text.corner, corner_heard))
-    b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), 1.0 - (1.0 - TEMPER) * says)
+    b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), TEMPER_ALONE - (TEMPER_ALONE - TEMPER) * says)
     b *= likelihoods(CENTRE, text.centre, symbols, centre_heard)
     b *= likelihoods(CORNER, text.corner, symbols, corner_heard)
     if "6" in symbols and "9" in symbols and {text.centre[0], text.corner[0]} & {"6", "9"}:
-        b = _six_or_nine(b, symbols, text.six_nine)
+        # the bar is a few pixels thick: on a card drawn small it is not seen, or seen wrong
+        b = _six_or_nine(b, symbols, text.six_nine if card_px is None or card_px >= SIX_NINE_PX else None)
     return b / b.sum()
 
 
