@@ -202,6 +202,15 @@ class Recognizer:
 
     def read_all(self, bgr: np.ndarray) -> tuple[list[Reading], list[Quad]]:
         """(readings of the face-up cards, most confident first; quads of the card backs)."""
+        # nothing to read in no picture; a grey or BGRA picture is read as colour
+        if bgr is None or getattr(bgr, "size", 0) == 0 or bgr.ndim not in (2, 3):
+            return [], []
+        if bgr.ndim == 2 or bgr.shape[2] == 1:
+            bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+        elif bgr.shape[2] == 4:
+            bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
+        elif bgr.shape[2] != 3:
+            return [], []
         faces, backs = self.locate_all(bgr)
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four
