@@ -75,18 +75,25 @@ def _recognizer(deck: str, locator: str = "detector"):
 
 
 def run_identify(args) -> int:
-    import cv2
+    from vision.imageio import BadImage, load_image
+    from vision.locate import Quad
     rec = _recognizer(args.deck, args.locator)
     if rec is None:
         return 2
     status = 0
     for path in args.images:
-        img = cv2.imread(path, cv2.IMREAD_COLOR)
-        if img is None:
-            print(f"tableref: cannot read image {path}", file=sys.stderr)
-            status = 2
+        try:
+            img, scale = load_image(path)   # a huge photo comes reduced, `scale` file pixels a pixel
+        except BadImage as e:
+            print(f"tableref: {e}", file=sys.stderr, flush=True)
+            status = 2      # the other images are still read; the exit status tells one failed
             continue
-        cards = [r.as_json() for r in rec.read(img)]
+        cards = []
+        for r in rec.read(img):
+            c = r.as_json()
+            if scale != 1.0:     # polygons in the photo's own pixels
+                c["polygon"] = Quad(r.quad.pts * scale, r.quad.score).polygon()
+            cards.append(c)
         if args.json:
             print(json.dumps({"image": path, "cards": cards}))
         else:
