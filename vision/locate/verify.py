@@ -32,6 +32,7 @@ BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the 
 MIN_SIDE = 0.55                # each of the two best sides: at least this share of white pixels
 MIN_MARGIN = 0.45              # the whole band: at least this share white (thumbs allowed)
 MAX_INNER_WHITE = 0.75         # more white inside than this: the quad is round a white shape
+EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 OUTSIDE = 0.04                 # a corner farther outside the picture (share of its size): no card read
 
 
@@ -61,9 +62,13 @@ def _white(card_bgr: np.ndarray) -> np.ndarray:
 
 
 def margin_shares(card_bgr: np.ndarray) -> tuple[list[float], float]:
-    """(white share of each side's margin band: top, right, bottom, left; white share inside)."""
+    """(white share of each side's margin band: top, right, bottom, left; white share inside).
+    A band pixel counts when it is white and as bright as the band around it: printed paper is
+    even, a knitted sweater or a wood grain that passes for white is not."""
     h, w = card_bgr.shape[:2]
-    white = _white(card_bgr)
+    grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= EVEN * max(float(np.percentile(grey, 97)), 40.0)
+    white = _white(card_bgr) & even
     a, b = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
     sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
