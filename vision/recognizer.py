@@ -111,7 +111,9 @@ class Recognizer:
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         p = self.model.proba(np.stack([features(card_bgr), features(card_bgr[::-1, ::-1])])).mean(axis=0)
         if self.text_reader is not None:
-            width = None if quad is None else float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+            # the card's width in the picture it was read from: small text says little
+            width = float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))) if quad is not None \
+                else float((card_bgr if text_card is None else text_card).shape[1])
             p = fuse(self.model.classes, p, self._text(card_bgr if text_card is None else text_card, quad), width)
         v = colour_votes(card_bgr, palette=self.palette)
         votes = v["votes"]
