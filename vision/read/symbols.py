@@ -76,8 +76,10 @@ class SymbolModel:
     def proba(self, feats: np.ndarray) -> np.ndarray:
         """Class probabilities for a batch of feature rows (N x D) -> N x C."""
         x = (np.atleast_2d(feats) - self.mean) / self.std
-        h = np.maximum(x @ self.w1 + self.b1, 0.0)
-        z = h @ self.w2 + self.b2
+        # einsum, not @: for a few rows numpy's own loop takes under a millisecond, while BLAS
+        # wakes its threads, which fight onnxruntime's for the two cores (measured 85-124 ms)
+        h = np.maximum(np.einsum("nd,dh->nh", x, self.w1) + self.b1, 0.0)
+        z = np.einsum("nh,hc->nc", h, self.w2) + self.b2
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
