@@ -192,7 +192,8 @@ class Recognizer:
         if self.detector is None:
             return find_cards(bgr), []
         # as it is and as from twice as far (a card held close); from farther still when neither
-        # look found a face (a card filling the picture)
+        # look found a face (a card filling the picture). (Stopping after the first look when its
+        # outlines verify was measured: it misses cards held close, 0.983 -> 0.958 on-black.)
         dets = self.detector.detect(bgr, zoom_outs=(1.0, 2.0))
         if not any(d.kind == "card" for d in dets):
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))

@@ -23,6 +23,7 @@ from .verify import verify_quad
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
 CLASSES = ("card", "back")
+SETTLED = 0.95         # a verify score from which an outline is taken without looking further
 
 
 @dataclass
@@ -108,33 +109,52 @@ class CardDetector:
         return dets
 
     def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True,
-               zoom_outs: tuple[float, ...] = (1.0,)) -> list[Detection]:
+               zoom_outs: tuple[float, ...] = (1.0,), settle: bool = False) -> list[Detection]:
         """Cards and backs in the frame. With several `zoom_outs` the detector looks at the frame
         as it is and as if seen from farther away: it learned cards at table-scene sizes, so a
         card held close to the camera is found once the frame is shrunk around it. The boxes of
         one card from several looks are grouped; with `refine`, each box is sharpened onto the
-        card's edges and verified (vision/locate/verify.py), and the best verified outline wins."""
-        raw = []
+        card's edges and verified (vision/locate/verify.py), and the best verified outline wins.
+        `settle`: stop looking once every face found so far has a well verified outline (a
+        table seen from above needs one look; a card held close, two or three)."""
+        raw: list[tuple[np.ndarray, str, float]] = []
+        outlines: dict[bytes, tuple] = {}     # a box's best outline, worked out once
+        out: list[Detection] = []
         for z in zoom_outs:
             raw += self.boxes(bgr, conf, zoom_out=z)
-        out = []
-        for group in group_boxes(raw):
-            pts, kind, score = group[0]
-            if not refine:
-                quad = order_corners(pts)
-                out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, False))
-                continue
-            best = None
-            for pts, _, s in group:
-                for quad, refined in _outlines(bgr, order_corners(pts)):
-                    v = verify_quad(bgr, quad)
-                    key = (v.ok, v.score, s)
-                    if best is None or key > best[0]:
-                        best = (key, quad, refined)
-            (ok, vscore, _), quad, refined = best
-            out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined,
-                                 vscore if ok else 0.0))
+            out = [self._detection(bgr, g, refine, outlines) for g in group_boxes(raw)]
+            faces = [d for d in out if d.kind == "card"]
+            if settle and refine and faces and all(d.verified >= SETTLED for d in faces):
+                break
         return out
+
+    def _detection(self, bgr: np.ndarray, group: list, refine: bool, outlines: dict) -> Detection:
+        pts, kind, score = group[0]
+        if not refine:
+            quad = order_corners(pts)
+            return Detection(Quad(quad, _box_shape_score(quad)), kind, score, False)
+        best = None
+        for pts, _, s in group:
+            key = pts.tobytes()
+            if key not in outlines:
+                outlines[key] = _best_outline(bgr, order_corners(pts), s)
+            if best is None or outlines[key][0] > best[0]:
+                best = outlines[key]
+            if best[0][0] and best[0][1] >= SETTLED:   # as good as it gets: skip the other boxes
+                break
+        (ok, vscore, _), quad, refined = best
+        return Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0)
+
+
+def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float):
+    """((verified, verify score, box score), outline, refined) of the best outline of one box."""
+    best = None
+    for quad, refined in _outlines(bgr, box):
+        v = verify_quad(bgr, quad)
+        key = (v.ok, v.score, score)
+        if best is None or key > best[0]:
+            best = (key, quad, refined)
+    return best
 
 
 def _outlines(bgr: np.ndarray, box: np.ndarray):
