@@ -81,6 +81,9 @@ COVERAGE = {
     "tableref print-deck snake-cup --out snake-cup.pdf --duplex": Run("wrote", (CHEAP_OUT, (r"$", " --dpi 72"))),
     "tableref train --deck ono --samples 20000 --epochs 30 --seed 1 --out my-symbols.npz": Run(
         "wrote", (CHEAP_OUT, (r"--samples \d+", "--samples 60"), (r"--epochs \d+", "--epochs 1"))),
+    "tableref identify photo.jpg --deck uno --json": ByTest(
+        "tests/test_vision_identify.py", "test_identify_command_json", ('"identify"', '"--json"'),
+        "a rendered card on a table written to a file, read through the same command"),
     "pip install -e '.[train]'": ByTest("Makefile", None, ("-e '.[test,bench,train]'",),
                                         "make test installs the train extra"),
     "tableref train --detector --images 1200 --epochs 15 --imgsz 320 --seed 0 --out my-detector.onnx": ByTest(
