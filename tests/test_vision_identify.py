@@ -61,3 +61,15 @@ def test_real_development_photos_colour_is_always_right():
         reads = rec.read(cv2.imread(str(REAL / row["path"])))
         assert len(reads) == 1, row["path"]
         assert reads[0].card.split("-")[0] == colours[row["code"][0]], row["path"]
+
+
+def test_identify_plain_output_marks_only_unsure_readings(tmp_path, capsys):
+    from web.cli import main
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), table_with("ono", [("green-4", (200, 150), True)]))
+    assert main(["identify", str(path), "--deck", "ono"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(f"{path}: green-4 (") and "unsure" not in line
+    assert main(["identify", str(path), "--deck", "ono", "--json"]) == 0
+    card = json.loads(capsys.readouterr().out)["cards"][0]
+    assert card["sure"] is True

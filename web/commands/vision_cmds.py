@@ -97,7 +97,8 @@ def run_identify(args) -> int:
         if args.json:
             print(json.dumps({"image": path, "cards": cards}))
         else:
-            found = ", ".join(f"{c['card']} ({c['confidence']:.2f})" for c in cards) or "no card found"
+            found = ", ".join(f"{c['card']} ({c['confidence']:.2f}{'' if c['sure'] else ', unsure: confirm'})"
+                              for c in cards) or "no card found"
             print(f"{path}: {found}")
     return status
 
