@@ -64,7 +64,9 @@ def load_image(path: str | os.PathLike, max_side: int = MAX_SIDE) -> tuple[np.nd
         raise
     except Image.DecompressionBombError:
         raise _bad(path, f"too large (over {MAX_PIXELS // 1_000_000} megapixels)") from None
-    except UnidentifiedImageError:
+    except (UnidentifiedImageError, ImportError):
+        # (ImportError: once ultralytics is imported, its patch of Image.open tries to load a HEIF
+        # plugin for any file Pillow cannot identify)
         raise _bad(path, "not an image") from None
     except PermissionError:
         raise _bad(path, "permission denied") from None
