@@ -171,18 +171,18 @@ class Recognizer:
 
     @staticmethod
     def _verified(frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
-        """(quad, its warp, verdict): the quad as given when it verifies as a whole card, else
-        snapped onto the card's edges when that verifies (a rough outline from the pile's changed
-        pixels, a contour that cut a corner). A quad that verifies is kept as it is: on a pile,
-        the card beneath offers edges that a snap could take."""
+        """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else
+        snapped onto the card's edges when that verifies better (a rough outline from the pile's
+        changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
+        pile, the card beneath offers edges it could take."""
         verdict = verify_quad(frame, q.pts)
-        if verdict.ok:
+        if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
             v2 = verify_quad(frame, snapped)
-            if v2.ok:
+            if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict
 

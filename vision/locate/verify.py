@@ -31,6 +31,8 @@ BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the 
                                # from its edge: inside every print's border (5-10% of the width)
 MIN_SIDE = 0.55                # each of the two best sides: at least this share of white pixels
 MIN_MARGIN = 0.45              # the whole band: at least this share white (thumbs allowed)
+SMALL_PX, SHARP_PX = 40.0, 100.0   # card short sides (pixels) between which the margin is judged
+MIN_SIDE_SMALL, MIN_MARGIN_SMALL = 0.3, 0.25   # ... from these shares (small) to the above (sharp)
 MAX_INNER_WHITE = 0.75         # more white inside than this: the quad is round a white shape
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 OUTSIDE = 0.04                 # a corner farther outside the picture (share of its size): no card read
@@ -61,14 +63,14 @@ def _white(card_bgr: np.ndarray) -> np.ndarray:
     return (v >= 0.62 * paper) & (s <= min(cast + 70.0, 140.0))
 
 
-def margin_shares(card_bgr: np.ndarray) -> tuple[list[float], float]:
+def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], float]:
     """(white share of each side's margin band: top, right, bottom, left; white share inside).
     A band pixel counts when it is white and as bright as the band around it: printed paper is
     even, a knitted sweater or a wood grain that passes for white is not."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= EVEN * max(float(np.percentile(grey, 97)), 40.0)
-    white = _white(card_bgr) & even
+    white = _white(card_bgr) & even if even_only else _white(card_bgr)
     a, b = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
     sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
@@ -89,10 +91,16 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         return Verdict(False, 0.0, f"not card-shaped (sides {aspect:.2f} to 1)")
     card = warp_card(bgr, quad, (VERIFY_W, VERIFY_H))
-    sides, inner = margin_shares(card)
+    # a card drawn small has a margin of two or three pixels, blurred into its neighbours: the
+    # margin is judged less strictly, and its evenness (texture needs pixels) not at all
+    short = float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
+    min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
+    min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
+    sides, inner = margin_shares(card, even_only=short >= SHARP_PX)
     best_two = sorted(sides)[-2:]
     margin = float(np.mean(sides))
-    if min(best_two) < MIN_SIDE or margin < MIN_MARGIN:
+    if min(best_two) < min_side or margin < min_margin:
         return Verdict(False, 0.0, f"no white margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
