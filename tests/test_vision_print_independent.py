@@ -1,0 +1,122 @@
+"""The parts that make the recognizer independent of the print: outlines snapped and verified
+before reading, the card's text read by OCR, and one belief fused from the classifier and the text.
+Cards are rendered on a plain table at known places, so every expected value is the geometry or
+the card we put there."""
+import numpy as np
+import pytest
+
+from helpers import table_with
+from vision.locate.edges import snap_to_edges
+from vision.locate.verify import verify_quad
+from vision.read.fuse import fuse
+from vision.read.text import TextEvidence
+
+SYMBOLS = [str(d) for d in range(10)] + ["skip", "reverse", "draw2", "wild", "wild-draw4"]
+W, H = 84, 130          # the size table_with pastes a card at
+
+
+def true_quad(x, y):
+    return np.float32([[x, y], [x + W - 1, y], [x + W - 1, y + H - 1], [x, y + H - 1]])
+
+
+def turned(quad, degrees, grow=1.0):
+    c = quad.mean(axis=0)
+    a = np.radians(degrees)
+    r = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return ((quad - c) * grow) @ r.T + c
+
+
+def probs(top, p=0.99):
+    out = np.full(len(SYMBOLS), (1 - p) / (len(SYMBOLS) - 1))
+    out[SYMBOLS.index(top)] = p
+    return out
+
+
+# ---------------------------------------------------------------- locate: snap and verify
+
+def test_a_rough_box_turned_and_too_big_is_snapped_onto_the_card_edges():
+    img = table_with("ono", [("red-7", (250, 160), False)])
+    truth = true_quad(250, 160)
+    rough = turned(truth, 6, grow=1.08)            # a detector box: turned a little, loose
+    assert np.abs(rough - truth).max() > 8
+    snapped = snap_to_edges(img, rough)
+    assert snapped is not None
+    # each true corner has a snapped corner within 2.5 pixels
+    assert max(np.linalg.norm(snapped - t, axis=1).min() for t in truth) < 2.5
+
+
+def test_the_true_outline_verifies_and_parts_of_the_card_or_the_table_do_not():
+    img = table_with("ono", [("blue-3", (250, 160), False)])
+    truth = true_quad(250, 160)
+    assert verify_quad(img, truth).ok
+    inner = turned(truth, 0, grow=0.6)             # a quad round the card's middle (its oval)
+    assert not verify_quad(img, inner).ok
+    table = truth + np.float32([200, 0])            # a card-shaped patch of bare table
+    assert not verify_quad(img, table).ok
+    off = truth + np.float32([400, 0])              # running off the picture
+    assert "off the picture" in verify_quad(img, off).reason
+
+
+def test_a_square_is_not_card_shaped():
+    img = table_with("ono", [("blue-3", (250, 160), False)])
+    square = np.float32([[250, 160], [333, 160], [333, 243], [250, 243]])
+    v = verify_quad(img, square)
+    assert not v.ok and "card-shaped" in v.reason
+
+
+# ---------------------------------------------------------------- read: fusion
+
+def test_a_clear_numeral_overrules_a_classifier_sure_of_another():
+    # the classifier on a print it has not met: "1" at 0.99; the text reads a clear 7 twice
+    b = fuse(SYMBOLS, probs("1"), TextEvidence(("7", 0.98), ("7", 0.97)), card_px=200)
+    assert SYMBOLS[int(b.argmax())] == "7" and b.max() > 0.9
+
+
+def test_a_zero_read_in_a_skip_ring_does_not_overrule_the_classifier():
+    b = fuse(SYMBOLS, probs("skip"), TextEvidence(("0", 0.95), (None, 0.0)), card_px=200)
+    assert SYMBOLS[int(b.argmax())] == "skip"
+
+
+def test_silence_on_a_legible_card_leans_against_a_numeral_but_not_on_a_tiny_one():
+    p = probs("6", 0.6)
+    p[SYMBOLS.index("reverse")] = 0.3
+    p /= p.sum()
+    legible = fuse(SYMBOLS, p, TextEvidence((None, 0.0), (None, 0.0)), card_px=250)
+    tiny = fuse(SYMBOLS, p, TextEvidence((None, 0.0), (None, 0.0)), card_px=30)
+    assert SYMBOLS[int(legible.argmax())] == "reverse"     # no numeral where one would be read
+    assert SYMBOLS[int(tiny.argmax())] == "6"              # too small to read: the classifier stands
+
+
+def test_plus_two_in_the_corner_makes_a_draw_two():
+    b = fuse(SYMBOLS, probs("7", 0.95), TextEvidence((None, 0.0), ("draw2", 0.99)), card_px=250)
+    assert SYMBOLS[int(b.argmax())] == "draw2"
+
+
+@pytest.mark.parametrize("underlined, expect", [("9", "9"), ("6", "6")])
+def test_six_or_nine_follows_the_underline_against_the_classifier(underlined, expect):
+    other = "6" if expect == "9" else "9"
+    b = fuse(SYMBOLS, probs(other, 0.96), TextEvidence((other, 0.99), (None, 0.0), underlined), card_px=200)
+    assert SYMBOLS[int(b.argmax())] == expect and b.max() > 0.9
+
+
+def test_six_or_nine_without_the_underline_is_never_sure():
+    b = fuse(SYMBOLS, probs("6", 0.99), TextEvidence(("9", 0.99), (None, 0.0), None), card_px=200)
+    assert b.max() < 0.6
+
+
+def test_without_text_the_classifier_is_all_there_is():
+    p = probs("skip", 0.9)
+    assert np.allclose(fuse(SYMBOLS, p, None), p)
+
+
+# ---------------------------------------------------------------- read: the real OCR model
+
+def test_the_text_reader_reads_a_rendered_numeral_in_either_orientation():
+    from vision.rectify import warp_card
+    from vision.read.text import TextReader
+    img = table_with("ono", [("green-4", (250, 160), False)])
+    card = warp_card(img, true_quad(250, 160), (112, 174))
+    reader = TextReader()
+    for view in (card, card[::-1, ::-1]):
+        ev = reader.read_card(np.ascontiguousarray(view))
+        assert "4" in (ev.centre[0], ev.corner[0])
