@@ -102,6 +102,7 @@ class Recognizer:
             from .read.text import TextReader
             self.text_reader = TextReader()
         self._text_cache: list[tuple[np.ndarray, np.ndarray, TextEvidence]] = []
+        self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None) -> tuple[str, float]:
@@ -148,7 +149,25 @@ class Recognizer:
         return ev
 
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:
-        return self._read_warped([(q, warp_card(bgr, q.pts)) for q in quads], bgr)
+        """Readings of outlines found elsewhere (the pipeline's changed pile region). A card that
+        lies where it lay in the last frame and looks the same is not read again: the pile rests
+        for many frames, and its card is verified, snapped and read once."""
+        out, fresh = [], []
+        for q in quads:
+            card_bgr = warp_card(bgr, q.pts)
+            thumb = cv2.resize(card_bgr, (16, 24), interpolation=cv2.INTER_AREA).astype(np.int16)
+            hit = next((r for qq, t, r in self._read_cache
+                        if float(np.abs(qq - q.pts).max()) <= 2.0 and float(np.abs(t - thumb).mean()) < TEXT_SAME), False)
+            if hit is not False:
+                if hit is not None:
+                    out.append(hit)
+                continue
+            got = self._read_warped([(q, card_bgr)], bgr)
+            fresh.append((q.pts.copy(), thumb, got[0] if got else None))
+            out += got
+        self._read_cache = (fresh + self._read_cache)[:TEXT_CACHE]
+        out.sort(key=lambda r: -r.confidence)
+        return out
 
     def _read_warped(self, cards: list[tuple[Quad, np.ndarray]], frame: np.ndarray | None = None) -> list[Reading]:
         """Readings of (quad, rectified card image) pairs, most confident first. With the frame,
@@ -186,11 +205,16 @@ class Recognizer:
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict
 
-    def locate_all(self, bgr: np.ndarray) -> tuple[list[Quad], list[Quad]]:
+    def locate_all(self, bgr: np.ndarray, close_ups: bool = True) -> tuple[list[Quad], list[Quad]]:
         """(face-up cards, card backs) in the frame. The contour locator cannot tell a back from a
-        face, so it returns every card as a face and no back."""
+        face, so it returns every card as a face and no back. `close_ups`: look for cards held
+        close to the camera too (a photo); False for a table seen from above (the live pipeline,
+        where one look costs a third as much)."""
         if self.detector is None:
             return find_cards(bgr), []
+        if not close_ups:
+            dets = self.detector.detect(bgr)
+            return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
         # as it is and as from twice as far (a card held close); from farther still when neither
         # look found a face (a card filling the picture). (Stopping after the first look when its
         # outlines verify was measured: it misses cards held close, 0.983 -> 0.958 on-black.)
@@ -203,8 +227,9 @@ class Recognizer:
         """The quadrilaterals of the face-up cards in the frame."""
         return self.locate_all(bgr)[0]
 
-    def read_all(self, bgr: np.ndarray) -> tuple[list[Reading], list[Quad]]:
-        """(readings of the face-up cards, most confident first; quads of the card backs)."""
+    def read_all(self, bgr: np.ndarray, close_ups: bool = True) -> tuple[list[Reading], list[Quad]]:
+        """(readings of the face-up cards, most confident first; quads of the card backs).
+        `close_ups`: see locate_all."""
         # nothing to read in no picture; a grey or BGRA picture is read as colour
         if bgr is None or getattr(bgr, "size", 0) == 0 or bgr.ndim not in (2, 3):
             return [], []
@@ -214,7 +239,7 @@ class Recognizer:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
         elif bgr.shape[2] != 3:
             return [], []
-        faces, backs = self.locate_all(bgr)
+        faces, backs = self.locate_all(bgr, close_ups)
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four
         rectified = [(q, warp_card(bgr, q.pts)) for q in backs]

@@ -118,7 +118,7 @@ class TablePipeline:
     def _first_look(self, frame: np.ndarray) -> list[Seen]:
         """Before any reference: cards that read as faces are the pile's top; a card-shaped outline
         that reads as no face with confidence is the draw pile (a card back)."""
-        readings, back_quads = self.recognizer.read_all(frame)
+        readings, back_quads = self.recognizer.read_all(frame, close_ups=False)   # a table from above
         faces = [r for r in readings if r.confidence >= CONFIRM_THRESHOLD]
         backs = back_quads + [r.quad for r in readings if r.confidence < CONFIRM_THRESHOLD]
         if self.draw_roi is None and backs:
