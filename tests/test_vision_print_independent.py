@@ -120,3 +120,14 @@ def test_the_text_reader_reads_a_rendered_numeral_in_either_orientation():
     for view in (card, card[::-1, ::-1]):
         ev = reader.read_card(np.ascontiguousarray(view))
         assert "4" in (ev.centre[0], ev.corner[0])
+
+
+def test_a_missing_or_damaged_text_model_is_refused_with_its_name(tmp_path):
+    from vision.errors import ModelError
+    from vision.read.text import TextReader
+    with pytest.raises(ModelError, match="text recognizer model not found"):
+        TextReader(tmp_path / "nope.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="cannot be loaded"):
+        TextReader(bad)

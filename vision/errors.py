@@ -14,3 +14,23 @@ def models_dir() -> Path:
 
 class ModelError(RuntimeError):
     """A model file that is missing or cannot be loaded: reported once, when the recognizer starts."""
+
+
+def onnx_session(path: Path, what: str, missing_hint: str, threads: int = 2):
+    """An onnxruntime session for the model file at `path` (`what` names it in messages), on the
+    CPU with `threads` threads, or a ModelError saying what is wrong and what to do."""
+    if not path.is_file():
+        raise ModelError(f"{what} model not found: {path} ({missing_hint}, see models/README.md)")
+    try:
+        import onnxruntime as ort
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        # no busy-waiting between runs: spinning threads starve numpy's, which reads the cards next
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.log_severity_level = 3
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except ImportError as e:
+        raise ModelError(f"the {what} needs onnxruntime: pip install onnxruntime") from e
+    except Exception as e:  # onnxruntime raises its own types for a damaged file
+        raise ModelError(f"{what} model {path} cannot be loaded ({e.__class__.__name__}: "
+                         f"{str(e).splitlines()[0][:200] if str(e) else ''}); {missing_hint}") from e

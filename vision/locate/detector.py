@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..errors import BUNDLED, ModelError, models_dir
+from ..errors import BUNDLED, models_dir, onnx_session
 from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges
 from .quad import CARD_ASPECT, Quad, order_corners, quad_iou
@@ -47,22 +47,8 @@ def box_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.nd
 class CardDetector:
     def __init__(self, path: str | Path | None = None, threads: int = 2):
         path = Path(path) if path else models_dir() / MODEL_FILE
-        if not path.is_file():
-            raise ModelError(f"card detector model not found: {path} (train one with "
-                             f"`tableref train --detector`, see models/README.md)")
-        try:
-            import onnxruntime as ort
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = threads
-            # no busy-waiting between runs: the spinning threads starve numpy's, which reads the cards next
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            opts.log_severity_level = 3
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except ImportError as e:
-            raise ModelError("the card detector needs onnxruntime: pip install onnxruntime") from e
-        except Exception as e:  # onnxruntime raises its own types for a damaged file
-            raise ModelError(f"card detector model {path} cannot be loaded ({e.__class__.__name__}: "
-                             f"{str(e).splitlines()[0][:200]}); retrain it or restore it from git") from e
+        self.session = onnx_session(path, "card detector", "train one with `tableref train --detector`, "
+                                    "or restore it from git", threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.size = int(inp.shape[-1])

@@ -29,7 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..errors import ModelError, models_dir
+from ..errors import ModelError, models_dir, onnx_session
 
 MODEL_FILE = "text-recognizer.onnx"
 ALPHABET = "0123456789+"
@@ -61,21 +61,12 @@ class TextEvidence:
 class TextReader:
     def __init__(self, path: str | Path | None = None, threads: int = 2):
         path = Path(path) if path else models_dir() / MODEL_FILE
-        if not path.is_file():
-            raise ModelError(f"text recognizer model not found: {path} (restore it from git, see models/README.md)")
+        self.session = onnx_session(path, "text recognizer", "restore it from git", threads)
         try:
-            import onnxruntime as ort
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = threads
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            opts.log_severity_level = 3
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
             chars = self.session.get_modelmeta().custom_metadata_map["character"].splitlines()
-        except ImportError as e:
-            raise ModelError("the text recognizer needs onnxruntime: pip install onnxruntime") from e
-        except Exception as e:  # a damaged file: onnxruntime raises its own types; no alphabet: KeyError
-            raise ModelError(f"text recognizer model {path} cannot be loaded ({e.__class__.__name__}: "
-                             f"{str(e).splitlines()[0][:200] if str(e) else ''}); restore it from git") from e
+        except KeyError:
+            raise ModelError(f"text recognizer model {path} carries no alphabet: not PP-OCR's; "
+                             f"restore it from git") from None
         # output class k+1 is chars[k]; class 0 is the CTC blank
         self._classes = np.array([0] + [chars.index(c) + 1 for c in ALPHABET])
         self.input_name = self.session.get_inputs()[0].name
