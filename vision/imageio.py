@@ -83,8 +83,8 @@ def _decode(path, im: Image.Image, max_side: int) -> tuple[np.ndarray, float]:
     if w <= 0 or h <= 0:
         raise _bad(path, "no pixels")
     jpeg = im.format in ("JPEG", "MPO")
-    if w * h > (MAX_PIXELS if jpeg else MAX_PIXELS_FULL):
-        limit = MAX_PIXELS if jpeg else MAX_PIXELS_FULL
+    limit = MAX_PIXELS if jpeg else MAX_PIXELS_FULL
+    if w * h > limit:
         raise _bad(path, f"too large ({w} x {h} pixels, over {limit // 1_000_000} megapixels)")
     long_side = max(w, h)
     if jpeg and long_side > max_side:

@@ -18,6 +18,7 @@ from .read.fuse import fuse
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
+from .locate.quad import side_lengths
 from .locate.edges import snap_to_edges
 from .locate.verify import verify_quad
 from .rectify import warp_card
@@ -28,7 +29,7 @@ HUE_SURE = 4.0          # hue units inside its colour's range beyond which a car
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
 TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for the text reader
 TEXT_CACHE = 8           # cards whose text evidence is kept (the pile, a few cards around)
-TEXT_SAME = 5.0          # mean level difference of 32x48 thumbnails under which a card is the same
+TEXT_SAME = 5.0          # mean level difference of two thumbnails of a card under which it is the same
 TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
 
 
@@ -101,7 +102,8 @@ class Recognizer:
         if text if text is not None else deck in TEXT_DECKS:
             from .read.text import TextReader
             self.text_reader = TextReader()
-        self._text_cache: list[tuple[np.ndarray, np.ndarray, TextEvidence]] = []
+        # (quad, thumbnail, what was read) of the last cards read, most recent first
+        self._text_cache: list[tuple[np.ndarray | None, np.ndarray, TextEvidence]] = []
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
@@ -112,10 +114,10 @@ class Recognizer:
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         p = self.model.proba(np.stack([features(card_bgr), features(card_bgr[::-1, ::-1])])).mean(axis=0)
         if self.text_reader is not None:
+            source = card_bgr if text_card is None else text_card
             # the card's width in the picture it was read from: small text says little
-            width = float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))) if quad is not None \
-                else float((card_bgr if text_card is None else text_card).shape[1])
-            p = fuse(self.model.classes, p, self._text(card_bgr if text_card is None else text_card, quad), width)
+            width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
+            p = fuse(self.model.classes, p, self._text(source, quad), width)
         v = colour_votes(card_bgr, palette=self.palette)
         votes = v["votes"]
         colour = max(votes, key=votes.get)
@@ -137,15 +139,14 @@ class Recognizer:
     def _text(self, card_bgr: np.ndarray, quad: np.ndarray | None = None) -> "TextEvidence":
         """The text reader's evidence for a card, from the cache when the same card lay at the same
         place in a recent frame: a card resting on the pile is read by OCR once, not in every frame."""
-        thumb = cv2.resize(card_bgr, (32, 48), interpolation=cv2.INTER_AREA).astype(np.int16)
-        for i, (t, q, ev) in enumerate(self._text_cache):
-            same_place = quad is not None and q is not None and \
-                float(np.abs(q - quad).max()) <= TEXT_PLACE * float(np.linalg.norm(quad[0] - quad[1]))
-            if same_place and float(np.abs(t - thumb).mean()) < TEXT_SAME:
+        thumb = _thumb(card_bgr, (32, 48))
+        if quad is not None:
+            i = _same_card(self._text_cache, quad, thumb, TEXT_PLACE * float(np.linalg.norm(quad[0] - quad[1])))
+            if i is not None:
                 self._text_cache.insert(0, self._text_cache.pop(i))
-                return ev
+                return self._text_cache[0][2]
         ev = self.text_reader.read_card(card_bgr)
-        self._text_cache = [(thumb, quad, ev)] + self._text_cache[:TEXT_CACHE - 1]
+        self._text_cache = [(quad, thumb, ev)] + self._text_cache[:TEXT_CACHE - 1]
         return ev
 
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:
@@ -155,12 +156,11 @@ class Recognizer:
         out, fresh = [], []
         for q in quads:
             card_bgr = warp_card(bgr, q.pts)
-            thumb = cv2.resize(card_bgr, (16, 24), interpolation=cv2.INTER_AREA).astype(np.int16)
-            hit = next((r for qq, t, r in self._read_cache
-                        if float(np.abs(qq - q.pts).max()) <= 2.0 and float(np.abs(t - thumb).mean()) < TEXT_SAME), False)
-            if hit is not False:
-                if hit is not None:
-                    out.append(hit)
+            thumb = _thumb(card_bgr, (16, 24))
+            i = _same_card(self._read_cache, q.pts, thumb, 2.0)
+            if i is not None:
+                if self._read_cache[i][2] is not None:
+                    out.append(self._read_cache[i][2])
                 continue
             got = self._read_warped([(q, card_bgr)], bgr)
             fresh.append((q.pts.copy(), thumb, got[0] if got else None))
@@ -212,14 +212,11 @@ class Recognizer:
         where one look costs a third as much)."""
         if self.detector is None:
             return find_cards(bgr), []
-        if not close_ups:
-            dets = self.detector.detect(bgr)
-            return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
         # as it is and as from twice as far (a card held close); from farther still when neither
         # look found a face (a card filling the picture). (Stopping after the first look when its
         # outlines verify was measured: it misses cards held close, 0.983 -> 0.958 on-black.)
-        dets = self.detector.detect(bgr, zoom_outs=(1.0, 2.0))
-        if not any(d.kind == "card" for d in dets):
+        dets = self.detector.detect(bgr, zoom_outs=(1.0, 2.0) if close_ups else (1.0,))
+        if close_ups and not any(d.kind == "card" for d in dets):
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))
         return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
 
@@ -250,3 +247,16 @@ class Recognizer:
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
         return self.read_all(bgr)[0]
+
+
+def _thumb(card_bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return cv2.resize(card_bgr, size, interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+def _same_card(cache: list, quad: np.ndarray, thumb: np.ndarray, place_px: float) -> int | None:
+    """The index of the cache entry (quad, thumbnail, ...) of a card at the same place (every
+    corner within `place_px`) that looks the same, or None."""
+    for i, (q, t, _) in enumerate(cache):
+        if q is not None and float(np.abs(q - quad).max()) <= place_px and float(np.abs(t - thumb).mean()) < TEXT_SAME:
+            return i
+    return None

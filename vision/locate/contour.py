@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .quad import CARD_ASPECT, Quad, order_corners, quad_iou
+from .quad import CARD_ASPECT, Quad, aspect, opposite_means, order_corners, quad_iou
 
 
 def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.ndarray:
@@ -47,14 +47,11 @@ def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
     if quad is None:  # rounded corners or blur: the minimum-area rectangle is a good card outline
         quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
     quad = order_corners(quad)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    if min(a, b) < 8:
+    if min(opposite_means(quad)) < 8:
         return None
-    aspect = max(a, b) / min(a, b)
     fill = area / max(cv2.contourArea(quad), 1.0)
     # card aspect 1.55; perspective at up to ~45 degrees tilt stretches it by 1/cos
-    aspect_ok = np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.25)
+    aspect_ok = np.exp(-abs(np.log(aspect(quad) / CARD_ASPECT)) / 0.25)
     score = float(aspect_ok * min(1.0, fill) ** 2 * min(1.0, solidity) ** 2)
     return quad, score
 

@@ -17,13 +17,13 @@ import numpy as np
 from ..errors import BUNDLED, models_dir, onnx_session
 from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges
-from .quad import CARD_ASPECT, Quad, order_corners, quad_iou
+from .quad import CARD_ASPECT, Quad, aspect, order_corners, quad_iou
 from .verify import verify_quad
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
 CLASSES = ("card", "back")
-SETTLED = 0.95         # a verify score from which an outline is taken without looking further
+SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 
 
 @dataclass
@@ -95,24 +95,15 @@ class CardDetector:
         return dets
 
     def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True,
-               zoom_outs: tuple[float, ...] = (1.0,), settle: bool = False) -> list[Detection]:
+               zoom_outs: tuple[float, ...] = (1.0,)) -> list[Detection]:
         """Cards and backs in the frame. With several `zoom_outs` the detector looks at the frame
         as it is and as if seen from farther away: it learned cards at table-scene sizes, so a
         card held close to the camera is found once the frame is shrunk around it. The boxes of
         one card from several looks are grouped; with `refine`, each box is sharpened onto the
-        card's edges and verified (vision/locate/verify.py), and the best verified outline wins.
-        `settle`: stop looking once every face found so far has a well verified outline (a
-        table seen from above needs one look; a card held close, two or three)."""
-        raw: list[tuple[np.ndarray, str, float]] = []
+        card's edges and verified (vision/locate/verify.py), and the best verified outline wins."""
+        raw = [b for z in zoom_outs for b in self.boxes(bgr, conf, zoom_out=z)]
         outlines: dict[bytes, tuple] = {}     # a box's best outline, worked out once
-        out: list[Detection] = []
-        for z in zoom_outs:
-            raw += self.boxes(bgr, conf, zoom_out=z)
-            out = [self._detection(bgr, g, refine, outlines) for g in group_boxes(raw)]
-            faces = [d for d in out if d.kind == "card"]
-            if settle and refine and faces and all(d.verified >= SETTLED for d in faces):
-                break
-        return out
+        return [self._detection(bgr, g, refine, outlines) for g in group_boxes(raw)]
 
     def _detection(self, bgr: np.ndarray, group: list, refine: bool, outlines: dict) -> Detection:
         pts, kind, score = group[0]
@@ -172,10 +163,7 @@ def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3) ->
 
 
 def _box_shape_score(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    aspect = max(a, b) / max(min(a, b), 1.0)
-    return float(np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.25))
+    return float(np.exp(-abs(np.log(aspect(quad, floor=1.0) / CARD_ASPECT)) / 0.25))
 
 
 def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.3, min_iou: float = 0.45,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .quad import order_corners
+from .quad import order_corners, side_lengths
 
 PROFILES = 24        # profiles across each side
 REACH = 0.14         # how far a side may move, as a fraction of the card's short side, each way
@@ -84,11 +84,11 @@ def _meet(l1, l2) -> np.ndarray | None:
 
 
 def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float) -> np.ndarray | None:
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    reach = reach_frac * float(min(sides))
+    short = float(side_lengths(q).min())
+    reach = reach_frac * short
     if reach < 2:
         return None
-    tol = max(1.5, 0.012 * float(min(sides)))
+    tol = max(1.5, 0.012 * short)
     c = q.mean(axis=0)
     lines = []
     for i in range(4):
@@ -97,7 +97,7 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float) -> np.ndarray
         inward = np.array([-along[1], along[0]], np.float32)
         if float(inward @ (c - (a + b) / 2)) < 0:
             inward = -inward
-        line = _line(_side_points(grey, a, b, inward, reach, MARGIN * float(min(sides))), tol)
+        line = _line(_side_points(grey, a, b, inward, reach, MARGIN * short), tol)
         if line is None:
             return None
         lines.append(line)

@@ -32,6 +32,25 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
     return np.roll(pts, -start, axis=0)
 
 
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """The lengths of a quad's four sides, corner 0->1, 1->2, 2->3, 3->0."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+
+
+def opposite_means(quad: np.ndarray) -> tuple[float, float]:
+    """The mean lengths of the two pairs of opposite sides (0->1 with 2->3, 1->2 with 3->0)."""
+    s = side_lengths(quad)
+    return float((s[0] + s[2]) / 2), float((s[1] + s[3]) / 2)
+
+
+def aspect(quad: np.ndarray, floor: float = 1e-6) -> float:
+    """Long over short, each the mean of two opposite sides (perspective makes them differ);
+    `floor` keeps a degenerate quad from dividing by zero."""
+    a, b = opposite_means(quad)
+    return max(a, b) / max(min(a, b), floor)
+
+
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     ua = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter

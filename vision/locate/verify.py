@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .quad import CARD_ASPECT
+from .quad import CARD_ASPECT, aspect, side_lengths
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
 ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
@@ -43,12 +43,6 @@ class Verdict:
     ok: bool
     score: float               # 0..1, how surely this is one whole card's outer edge
     reason: str = ""           # why not, in words, when not ok
-
-
-def _aspect(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return float(max(a, b) / max(min(a, b), 1e-6))
 
 
 def _white(card_bgr: np.ndarray) -> np.ndarray:
@@ -87,13 +81,13 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     out = max(float(-quad[:, 0].min()), float(quad[:, 0].max() - w), float(-quad[:, 1].min()), float(quad[:, 1].max() - h))
     if out > OUTSIDE * max(h, w):
         return Verdict(False, 0.0, "runs off the picture")
-    aspect = _aspect(quad)
-    if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
-        return Verdict(False, 0.0, f"not card-shaped (sides {aspect:.2f} to 1)")
+    long_short = aspect(quad)
+    if not ASPECT_RANGE[0] <= long_short <= ASPECT_RANGE[1]:
+        return Verdict(False, 0.0, f"not card-shaped (sides {long_short:.2f} to 1)")
     card = warp_card(bgr, quad, (VERIFY_W, VERIFY_H))
     # a card drawn small has a margin of two or three pixels, blurred into its neighbours: the
     # margin is judged less strictly, and its evenness (texture needs pixels) not at all
-    short = float(min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    short = float(side_lengths(quad).min())
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
@@ -105,6 +99,6 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
     # full trust from a margin white all round in card proportions; less as sides go missing
-    shape = float(np.exp(-abs(np.log(aspect / CARD_ASPECT)) / 0.6))
+    shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)))

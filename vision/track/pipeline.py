@@ -199,7 +199,8 @@ class TablePipeline:
 def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500) -> list:
     """Card outlines among the pixels that changed between two resting views of the table: a card
     put on a messy pile is exactly the part of the picture that is new."""
-    from ..locate.contour import Quad, _quad_from_contour
+    from ..locate import Quad
+    from ..locate.contour import _quad_from_contour
     diff = cv2.absdiff(before, after).max(axis=2)
     diff = cv2.GaussianBlur(diff, (5, 5), 0)
     mask = (diff > 40).astype(np.uint8) * 255
