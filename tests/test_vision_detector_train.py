@@ -34,3 +34,32 @@ def test_train_detector_refuses_missing_init_weights(tmp_path):
     r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--init", str(tmp_path / "no.pt")],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "no weights at" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_training_continues_from_the_shipped_onnx_detector(tmp_path):
+    # one epoch on 20 scenes: from scratch that finds nothing; continued from the shipped model's
+    # weights (rebuilt from its ONNX file) it still finds the cards of scenes it never saw
+    import cv2
+    import numpy as np
+
+    from vision.locate.quad import quad_iou
+    from vision.synth.generate import make_scene
+    out = tmp_path / "det.onnx"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("YOLO_")}
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--images", "12", "--closeups", "8",
+                        "--epochs", "1", "--imgsz", "320", "--seed", "6", "--init", "models/card-detector.onnx",
+                        "--out", str(out)], capture_output=True, text=True, timeout=900, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    card = json.loads(out.with_suffix(".json").read_text())
+    assert card["init"] == "models/card-detector.onnx" and card["closeups"] == 8
+    det = CardDetector(out)
+    found = whole = 0
+    for i in range(12):
+        jpeg, labels = make_scene("uno", 4242, i, 320)
+        img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        boxes = [q for q, kind, _ in det.boxes(img) if kind == "card"]
+        for c in labels["cards"]:
+            if c["card"] != "back" and c["visible"] > 0.95:
+                whole += 1
+                found += any(quad_iou(q, np.float32(c["quad"])) >= 0.5 for q in boxes)
+    assert whole >= 6 and found >= 0.8 * whole, (found, whole)

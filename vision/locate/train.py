@@ -15,7 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
-from .detector import DEFAULT_MODEL
+from .detector import CLASSES, DEFAULT_MODEL
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build" / "detector"
@@ -36,22 +36,28 @@ def offline_ultralytics(build: Path = BUILD) -> None:
     os.environ["YOLO_OFFLINE"] = "true"
 
 
-def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: int = 2, log=print) -> Path:
-    """Renders the synthetic scenes (once per arguments) and writes a data yaml over all decks."""
+def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: int = 2, log=print,
+              closeups: int = 0) -> Path:
+    """Renders the synthetic scenes (once per arguments) and writes a data yaml over all decks:
+    `images` table scenes seen from above, and `closeups` cards held or lying near the lens
+    (vision/synth/closeup.py), both split over the decks by DECK_SHARE."""
     from vision.synth.writer import OBB_NAMES, write_dataset
 
-    root = build / f"data-{images}-{imgsz}-{seed}"
+    root = build / (f"data-{images}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else ""))
     parts = []
-    for k, (deck, share) in enumerate(DECK_SHARE.items()):
-        n = max(1, round(images * share))
-        out = root / deck
-        if not (out / "data.yaml").exists():
-            t0 = time.time()
-            # a tenth for validation, and at least one scene per deck however small the set
-            write_dataset(deck, str(out), n, seed=seed + k, imgsz=imgsz, workers=workers, task="obb",
-                          val_fraction=max(0.1, 1.0 / n))
-            log(f"rendered {n} {deck} scenes in {time.time() - t0:.0f} s")
-        parts.append(out)
+    for layout, count in (("table", images), ("closeup", closeups)):
+        for k, (deck, share) in enumerate(DECK_SHARE.items()):
+            n = max(1, round(count * share)) if count else 0
+            if not n:
+                continue
+            out = root / (deck if layout == "table" else f"{layout}-{deck}")
+            if not (out / "data.yaml").exists():
+                t0 = time.time()
+                # a tenth for validation, and at least one scene per deck however small the set
+                write_dataset(deck, str(out), n, seed=seed + k + (100 if layout != "table" else 0), imgsz=imgsz,
+                              workers=workers, task="obb", val_fraction=max(0.1, 1.0 / n), layout=layout)
+                log(f"rendered {n} {layout} {deck} scenes in {time.time() - t0:.0f} s")
+            parts.append(out)
     lines = ["# card detector data: tableref synth --task obb scenes of every deck",
              "train:"] + [f"  - {p / 'images' / 'train'}" for p in parts] + \
             ["val:"] + [f"  - {p / 'images' / 'val'}" for p in parts] + \
@@ -61,25 +67,53 @@ def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: 
     return yaml
 
 
+def warm_start(onnx_path: Path, data_yaml: Path, imgsz: int, log=print) -> Path:
+    """A checkpoint rebuilt from a shipped ONNX detector (vision/locate/warm_start.py), its batch
+    norms calibrated on training images of `data_yaml`; returns its path in build/."""
+    import cv2
+    import numpy as np
+
+    from .detector import CardDetector
+    from .warm_start import rebuild, save_checkpoint
+
+    det = CardDetector(onnx_path)
+    if det.size != imgsz:
+        raise ValueError(f"{onnx_path} takes {det.size} px input; train it at --imgsz {det.size}")
+    folders = [Path(line.strip()[2:]) for line in data_yaml.read_text().splitlines()
+               if line.strip().startswith("- ") and line.strip().endswith("train")]
+    files = sorted(f for d in folders for f in d.glob("*.jpg"))
+    pick = [files[i] for i in np.linspace(0, len(files) - 1, min(64, len(files))).astype(int)]
+    batch = np.concatenate([det._letterbox(cv2.imread(str(f)))[0] for f in pick])
+    model = rebuild(onnx_path, MODEL_YAML, len(CLASSES), calibration=batch)
+    path = save_checkpoint(model, BUILD / "warm-start" / (onnx_path.stem + ".pt"), imgsz)
+    log(f"rebuilt trainable weights from {onnx_path} (batch norms calibrated on {len(pick)} images): {path}")
+    return path
+
+
 def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
-          out: Path = DEFAULT_MODEL, command: str = "", init: str | None = None,
-          log=print) -> dict:
-    """Trains from the model yaml (from scratch, or continuing from `init`: the .pt weights of an
-    earlier run of this function, never downloaded ones), exports ONNX to `out` and writes
-    `out`.json with the metrics. The .pt weights stay in build/detector/runs/."""
+          out: Path = DEFAULT_MODEL, command: str = "", init: str | None = None, closeups: int = 0,
+          lr0: float | None = None, log=print) -> dict:
+    """Trains from the model yaml (from scratch), or continues from `init`: the .pt weights of an
+    earlier run of this function, or a detector .onnx of ours (models/card-detector.onnx), never
+    downloaded weights. Exports ONNX to `out` and writes `out`.json with the metrics. The .pt
+    weights stay in build/detector/runs/."""
     offline_ultralytics()
-    data = make_data(images, imgsz, seed, log=log)
+    data = make_data(images, imgsz, seed, log=log, closeups=closeups)
     from ultralytics import YOLO  # imported after the offline settings are in place
 
-    model = YOLO(MODEL_YAML)
-    if init:
-        model = model.load(init)
+    if init and str(init).endswith(".onnx"):
+        init_pt = warm_start(Path(init), data, imgsz, log=log)
+    else:
+        init_pt = init
+    # a checkpoint carries its own yaml with our two classes, so every layer carries over
+    model = YOLO(str(init_pt)) if init_pt else YOLO(MODEL_YAML)
+    extra = {"lr0": lr0} if lr0 else {}
     t0 = time.time()
+    name = f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "") + ("-cont" if init else "")
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
                 workers=0, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
                 degrees=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5),
-                project=str(BUILD / "runs"), name=f"obb-{images}-{epochs}-{imgsz}-{seed}" + ("-cont" if init else ""), exist_ok=True,
-                verbose=False)
+                project=str(BUILD / "runs"), name=name, exist_ok=True, verbose=False, **extra)
     seconds = time.time() - t0
     metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", workers=0, plots=False,
                         verbose=False)
@@ -87,9 +121,9 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
-    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "epochs": epochs,
-            "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
-            "names": ["card", "back"],
+    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups,
+            "epochs": epochs, "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
+            "names": list(CLASSES),
             "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4),
             "weights": str(card_pt.relative_to(REPO)) if card_pt else None}
     out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")

@@ -104,12 +104,25 @@ def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, o
     return img, {"width": out_w, "height": out_h, "table": kind, "cards": cards}
 
 
-def make_scene(deck: str, seed: int, index: int, imgsz: int = 640):
-    """(JPEG bytes, labels) of image `index` of the set made with `seed`."""
+LAYOUTS = ("table", "closeup")
+
+
+def make_scene(deck: str, seed: int, index: int, imgsz: int = 640, layout: str = "table"):
+    """(JPEG bytes, labels) of image `index` of the set made with `seed`. layout "table": a table
+    seen from above (landscape); "closeup": a card or a few held or lying near the lens
+    (closeup.py), portrait or landscape."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     g = np.random.default_rng([seed, index, 7919])
     rng = random.Random(seed * 1_000_003 + index)
     out_w, out_h = imgsz, int(round(imgsz * ASPECT))
-    img, labels = compose(deck, g, rng, out_w, out_h)
+    if layout == "closeup":
+        from .closeup import compose_closeup
+        if g.random() < 0.5:
+            out_w, out_h = out_h, out_w        # a phone held upright
+        img, labels = compose_closeup(deck, g, rng, out_w, out_h)
+    else:
+        img, labels = compose(deck, g, rng, out_w, out_h)
     quality = int(g.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     labels["jpeg_quality"] = quality

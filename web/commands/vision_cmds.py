@@ -45,8 +45,11 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--images", type=int, default=1200, help="detector: synthetic scenes to render and train on")
     p.add_argument("--imgsz", type=int, default=320, help="detector: network input size in pixels")
-    p.add_argument("--init", metavar="WEIGHTS.pt",
-                   help="detector: continue from the .pt weights of an earlier `train --detector` run")
+    p.add_argument("--closeups", type=int, default=0,
+                   help="detector: also render this many close-ups (cards held or lying near the lens)")
+    p.add_argument("--init", metavar="WEIGHTS",
+                   help="detector: continue from the .pt weights of an earlier `train --detector` run, "
+                        "or from a detector .onnx of ours such as models/card-detector.onnx")
     p.add_argument("--out", default=None,
                    help="model file (default: models/uno-symbols.npz, or models/card-detector.onnx)")
     p.add_argument("--prints", type=_names, default=None, metavar="NAME,NAME",
@@ -178,14 +181,15 @@ def _train_detector(args) -> int:
     from vision.locate.detector import DEFAULT_MODEL
     from vision.locate.train import train
     epochs = args.epochs or 15
-    if args.images < 10 or epochs < 1 or not 64 <= args.imgsz <= 1280:
-        print("tableref: need --images >= 10, --epochs >= 1, 64 <= --imgsz <= 1280", file=sys.stderr)
+    if args.images < 10 or args.closeups < 0 or epochs < 1 or not 64 <= args.imgsz <= 1280:
+        print("tableref: need --images >= 10, --closeups >= 0, --epochs >= 1, 64 <= --imgsz <= 1280",
+              file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else DEFAULT_MODEL
     if args.init and not Path(args.init).is_file():
         print(f"tableref: no weights at {args.init}", file=sys.stderr)
         return 2
     train(images=args.images, epochs=epochs, imgsz=args.imgsz, seed=args.seed, out=out, init=args.init,
-          command="tableref train " + " ".join(sys.argv[2:]))
+          closeups=args.closeups, command="tableref train " + " ".join(sys.argv[2:]))
     print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
