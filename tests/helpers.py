@@ -129,3 +129,37 @@ def load_bench(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def replay_json(events, subprocess_run=False) -> dict:
+    """`tableref replay FILE.jsonl --json` on `events`, the path users and the web's logs go
+    through: the events are written as JSON Lines and the command line's own entry point reads
+    them back (in this process, or as a real `python -m web` process with subprocess_run=True).
+    Returns the printed object: {"verdicts": [...], "state": {...}}."""
+    import contextlib
+    import io
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "events.jsonl"
+        path.write_text("".join(json.dumps(e) + "\n" for e in events))
+        if subprocess_run:
+            out = subprocess.run([sys.executable, "-m", "web", "replay", str(path), "--json"],
+                                 cwd=ROOT, capture_output=True, text=True)
+            assert out.returncode == 0, out.stderr
+            return json.loads(out.stdout)
+        from web.cli import main
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            code = main(["replay", str(path), "--json"])
+        assert code == 0
+        return json.loads(buffer.getvalue())
+
+
+def replayed_state(*events, subprocess_run=False) -> dict:
+    """The final state of `tableref replay --json` on `events`, every one of which must be accepted."""
+    data = replay_json(events, subprocess_run)
+    for v in data["verdicts"]:
+        assert v["accepted"], f"event {v['index']} {events[v['index']]} rejected: {v['reason']}"
+    return data["state"]

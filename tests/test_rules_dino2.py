@@ -389,7 +389,7 @@ def test_nathan_user_draws_five_and_any_colour_follows():
     g = game_of(setup(), flip("orange-candy"), play("Ben", "nathan"))
     s = state(g)
     assert s["owed"] == [0, 5, 0, 0] and turn(g) == "Cy" and s["active_color"] is None
-    assert "red or orange" in rejected(g, play("Cy", "red-fuego", fuego="draw"))
+    # "The next player can place any color on it": FUEGO and ICE too (tests/test_rulings_issue18.py)
     assert g.submit(play("Cy", "green-shoe")).accepted
 
 

@@ -68,6 +68,9 @@ class Dino2(Rules):
                "than there are other players; off: at most everyone else is skipped"),
         Option("stop_drawing_anytime", False, "a player who draws may end the turn after any draw; "
                "by default the turn ends only after three cards drawn (or none left)"),
+        Option("nathan_not_alone_wins", True, "a NATHAN put on a FUEGO as the user's last cards was "
+               "not played alone, so the user wins; off: its five cards are owed (only a PLACE 2 or "
+               "MAKE IT RAIN spares them), so the user does not win"),
     )
     phases = {"flip": "the first card to be turned up",
               "play": "the current player to play, or to draw (cards owed first, then up to three)",
@@ -95,7 +98,7 @@ class Dino2(Rules):
     @staticmethod
     def clear_turn(st: TableState) -> None:
         st.vars.update(user=None, mode=None, limit=None, placed=(), streak_color=None, fuego=None,
-                       turn_color=None, queue=(), cursor=None, needs_color=False, give_to=None, give_left=0)
+                       turn_color=None, queue=(), skips=(), needs_color=False, give_to=None, give_left=0)
 
     def on_flip(self, st: TableState, event: dict) -> None:
         if st.phase != "flip":
@@ -118,10 +121,12 @@ class Dino2(Rules):
         """Why `card` cannot open a turn on the pile now, or None."""
         color = st.active_color
         shown = f"{st.top} (colour {color or 'any'})" if st.deck.cards[st.top].color != color else st.top
+        # no colour in force (a NATHAN, "the next player can place any color on it", or a rainbow
+        # first card): FUEGO and ICE go on it like any other card
         if card.symbol == "fuego":
-            return None if color in fx.WARM else f"FUEGO can only go on a red or orange card, not on {shown}"
+            return None if color in fx.WARM or color is None else f"FUEGO can only go on a red or orange card, not on {shown}"
         if card.symbol == "ice":
-            return None if color in fx.COOL else f"ICE can only go on a blue or green card, not on {shown}"
+            return None if color in fx.COOL or color is None else f"ICE can only go on a blue or green card, not on {shown}"
         if self.rainbow(card) or color is None or card.color == color:
             return None
         if card.symbol == st.deck.cards[st.top].symbol:
@@ -136,9 +141,10 @@ class Dino2(Rules):
         if st.vars["limit"] is not None and extras >= st.vars["limit"]:
             return f"the {opener} allows {plural(st.vars['limit'], 'more card')}, and they are down"
         below = st.deck.cards[placed[-1][0]]
-        if card.symbol == "fuego" and below.color not in fx.WARM:
+        any_color = below.symbol == "nathan"       # "the next player can place any color on it"
+        if card.symbol == "fuego" and below.color not in fx.WARM and not any_color:
             return f"FUEGO can only go on a red or orange card, not on {below.id}"
-        if card.symbol == "ice" and below.color not in fx.COOL:
+        if card.symbol == "ice" and below.color not in fx.COOL and not any_color:
             return f"ICE can only go on a blue or green card, not on {below.id}"
         if mode == "streak":
             if self.rainbow(card):
@@ -254,7 +260,7 @@ class Dino2(Rules):
             context = mode if len(placed) > 1 else None
             queue = ((placed[-1][0], placed[-1][1], context),)
             needs = self.rainbow(top) and top.symbol != "nathan"
-        st.vars.update(queue=queue, cursor=st.vars["user"], needs_color=needs)
+        st.vars.update(queue=queue, skips=(0,) * st.n, needs_color=needs)
         self.run_queue(st)
 
     def run_queue(self, st: TableState) -> None:
@@ -269,6 +275,11 @@ class Dino2(Rules):
         self.end_turn(st)
 
     def end_turn(self, st: TableState) -> None:
+        if any(st.hand_counts[s] == 0 and not self.owes(st, s) for s in range(st.n)):
+            # a winning play sets the colour like any other: the colour named, if one was, else
+            # the top card's (none for a rainbow card on top)
+            named = st.vars["turn_color"] if st.vars["needs_color"] else None
+            st.active_color = named or st.deck.cards[st.top].color
         if self.check_empty_hands(st):
             return
         if st.vars["needs_color"] and st.vars["turn_color"] is None:
@@ -286,7 +297,7 @@ class Dino2(Rules):
             st.active_color = top.color        # NATHAN on top: any colour may follow (None)
             if top.color is None:
                 st.summary += "; any colour may follow"
-        st.current = st.next_seat(st.vars["cursor"])
+        st.current = fx.next_turn(st)
         st.vars["drawn"] = 0
         self.clear_turn(st)
         st.phase = "play"
