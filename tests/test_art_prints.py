@@ -90,3 +90,24 @@ def test_train_command_documents_and_checks_the_print_options(capsys):
     assert main(["train", "--deck", "uno", "--exclude-print", "no-such-print", "--samples", "10"]) == 2
     assert main(["train", "--deck", "dino2", "--prints", "classic", "--samples", "10"]) == 2
     assert "unknown print family" in capsys.readouterr().err
+
+
+def test_glyph_jitter_varies_action_symbols_only_and_is_reproducible():
+    # training draws the action symbols' geometry away from each family's drawing (prints in users'
+    # hands lean their arrows and bars differently); numerals and the clean looks stay as they are
+    from dataclasses import replace
+    base = replace(print_style("filled-oval"), seed=11)
+    jittered = replace(base, glyph_jitter=1.0)
+    for cid in ("red-reverse", "blue-skip", "green-draw2"):
+        a = render_card(cid, "uno", style=base, size=(112, 174))[..., :3].astype(int)
+        b = render_card(cid, "uno", style=jittered, size=(112, 174))[..., :3].astype(int)
+        c = render_card(cid, "uno", style=jittered, size=(112, 174))[..., :3].astype(int)
+        assert np.abs(a - b).mean() > 1.0, cid          # the symbol moved
+        assert np.array_equal(b, c)                     # the same style draws the same card
+    for cid in ("red-7", "wild"):
+        a = render_card(cid, "uno", style=base, size=(112, 174))
+        b = render_card(cid, "uno", style=jittered, size=(112, 174))
+        assert np.array_equal(a, b), cid
+    assert all(print_style(f).glyph_jitter == 0 for f in PRINTS)
+    drawn = [random_style(random.Random(k)).glyph_jitter for k in range(200)]
+    assert 0.3 < sum(j > 0 for j in drawn) / len(drawn) < 0.7    # about half of training prints

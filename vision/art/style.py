@@ -72,6 +72,9 @@ class Style:
                                    # symbol_variant and the 2018 flags for that symbol
     mini_tilt: float = 0.0         # degrees the draw-two / draw-four mini cards lean (not fanned)
     corner_stroke: float = 0.06    # outline of the corner indices, fraction of their height
+    glyph_jitter: float = 0.0      # 0..1: how far the action symbols' geometry (arrow angles and
+                                   # weights, ring and bar widths, mini-card layout) strays from the
+                                   # family's drawing, per card; for training only (prints unseen)
 
 
 CANONICAL = Style()
@@ -237,6 +240,8 @@ def random_style(rng: random.Random, colors: dict | None = None, prints=None) ->
     name = rng.choice(check_prints(prints))
     fields = _common(rng, colors)
     fields.update(_draw(PRINT_SPECS[name], rng))
+    # drawn from the style's own seed, not rng, so that adding it changed no other draw
+    fields["glyph_jitter"] = random.Random(fields["seed"] ^ 0x5EED).choice((0.0, 0.0, 0.5, 1.0))
     return Style(print=name, **fields)
 
 
@@ -247,7 +252,7 @@ def print_style(name: str) -> Style:
         return CANONICAL
     s = random_style(random.Random(0), prints=[name])
     return replace(s, colors=dict(UNO_RGB), wild_black=WILD_BLACK, paper=CANONICAL.paper, wear=0.0,
-                   gloss=0.0, seed=0)
+                   gloss=0.0, seed=0, glyph_jitter=0.0)
 
 
 def photometric_style(rng: random.Random, colors: dict) -> Style:

@@ -5,6 +5,7 @@ italic and heavy numerals, thin and thick outlines and several drawings of each 
 from __future__ import annotations
 
 import math
+import random
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -48,11 +49,16 @@ def _rgba(rgb):
 # --- symbols ---------------------------------------------------------------------------------
 # Each returns an RGBA image about `h` pixels tall, drawn in `fill` with a black outline.
 
-def _skip(h, fill, kind: str, outline_w):
+def _vary(rng, j: float, spread: float) -> float:
+    """A factor near 1 (exactly 1 without jitter)."""
+    return 1.0 if rng is None else math.exp(rng.uniform(-spread, spread) * j)
+
+
+def _skip(h, fill, kind: str, outline_w, rng=None, j=0.0):
     img = Image.new("RGBA", (int(h * 1.1), int(h * 1.1)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    c, r = img.width / 2, h * 0.46
-    ring = h * SKIP_RING[kind]
+    c, r = img.width / 2, h * 0.46 * min(1.0, _vary(rng, j, 0.15))
+    ring = h * SKIP_RING[kind] * _vary(rng, j, 0.4)
     for extra, colour in ((outline_w, BLACK), (0, fill)):
         d.ellipse([c - r - extra, c - r - extra, c + r + extra, c + r + extra], fill=colour)
         inner = r - ring + extra
@@ -66,12 +72,12 @@ def _skip(h, fill, kind: str, outline_w):
     return img
 
 
-def _reverse(h, fill, kind: str, outline_w):
+def _reverse(h, fill, kind: str, outline_w, rng=None, j=0.0):
     w = int(h * 1.1)
     img = Image.new("RGBA", (w, w), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     c = w / 2
-    shaft, head_w, head_len = h * 0.16, h * 0.38, h * 0.26
+    shaft, head_w, head_len = h * 0.16 * _vary(rng, j, 0.4), h * 0.38 * _vary(rng, j, 0.3), h * 0.26 * _vary(rng, j, 0.3)
     if kind == "stacked":               # two horizontal arrows, one above the other (⇄)
         arrows = [arrow_polygon(c - h * 0.45, c - h * 0.2, c + h * 0.45, c - h * 0.2, shaft, head_w, head_len),
                   arrow_polygon(c + h * 0.45, c + h * 0.2, c - h * 0.45, c + h * 0.2, shaft, head_w, head_len)]
@@ -85,7 +91,7 @@ def _reverse(h, fill, kind: str, outline_w):
                 pts.append((c + r * math.cos(a), c + r * math.sin(a)))
             arrows.append(("arc", pts))
     elif kind == "short":               # 2018 print: two fat arrows on one diagonal, tails overlapping
-        shaft, head_w, head_len = h * 0.17, h * 0.42, h * 0.26
+        shaft, head_w, head_len = h * 0.17 * _vary(rng, j, 0.3), h * 0.42 * _vary(rng, j, 0.25), h * 0.26 * _vary(rng, j, 0.3)
         u, n = (0.7071, -0.7071), (0.7071, 0.7071)   # along the up-right diagonal, and across it
         arrows = []
         for sgn in (1, -1):     # the up-right arrow a little up-left of the diagonal, the other mirrored
@@ -94,7 +100,7 @@ def _reverse(h, fill, kind: str, outline_w):
                                         ox + sgn * 0.46 * h * u[0], oy + sgn * 0.46 * h * u[1],
                                         shaft, head_w, head_len))
     else:                               # the classic: two diagonal arrows, offset, pointing apart
-        off = h * 0.13
+        off = h * 0.13 * _vary(rng, j, 0.5)
         arrows = [arrow_polygon(c - h * 0.32 - off, c + h * 0.32 - off, c + h * 0.36 - off, c - h * 0.36 - off,
                                 shaft, head_w, head_len),
                   arrow_polygon(c + h * 0.32 + off, c - h * 0.32 + off, c - h * 0.36 + off, c + h * 0.36 + off,
@@ -245,16 +251,33 @@ def _wild(kind, h, style: Style, outline_w, corner):
     return _four_colour(h, style, shape="oval", angle=style.shape_angle if kind == "oval-tilted" else 0.0)
 
 
+def _jittered(symbol: str, style: Style):
+    """(rng, amount) for the geometric variation of an action symbol, or (None, 0)."""
+    if not style.glyph_jitter:
+        return None, 0.0
+    return random.Random(style.seed * 131 + sum(map(ord, symbol))), style.glyph_jitter
+
+
 def symbol_image(symbol: str, h: float, fill, style: Style, outline_w: float, corner=False):
+    img = _symbol_image(symbol, h, fill, style, outline_w, corner)
+    rng, j = _jittered(symbol, style)
+    if rng is not None and symbol in ("skip", "reverse", "draw2") and not corner:
+        # the whole drawing turned a little: prints differ in which way arrows and bars lean
+        img = img.rotate(rng.uniform(-35, 35) * j, expand=True, resample=Image.BICUBIC)
+    return img
+
+
+def _symbol_image(symbol: str, h: float, fill, style: Style, outline_w: float, corner=False):
     if symbol.isdigit():
         return text_image(symbol, style.font, h, fill, stroke_frac=outline_w / max(h, 1),
                           shadow=(0.05 if style.shadow and not corner else None),
                           underline=style.underline and symbol in "69")
     kind = drawing(symbol, style)
+    rng, j = _jittered(symbol, style)
     if symbol == "skip":
-        return _skip(h, fill, kind, outline_w)
+        return _skip(h, fill, kind, outline_w, rng, j)
     if symbol == "reverse":
-        return _reverse(h, fill, kind, outline_w)
+        return _reverse(h, fill, kind, outline_w, rng, j)
     if symbol in ("draw2", "wild-draw4"):
         return _draw_n(symbol, kind, h, fill, style, outline_w, corner)
     if symbol == "wild":
