@@ -1,20 +1,29 @@
 # The two commands of the README: `make demo` (install, then run the app) and `make test`
-# (install, then run the tests). Both install into .venv from scratch when needed.
+# (install, then run the tests). Both install into .venv when needed: a stamp file per install
+# remembers it, so an installed checkout starts with no pip run and no network (pyproject.toml
+# newer than the stamp installs again).
 VENV   ?= .venv
 PYTHON ?= python3
 BIN     = $(VENV)/bin
+PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
 
 .PHONY: demo test install install-test bench chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(PIP) --upgrade pip
 
-install: $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) -e .
+	@touch $@
 
-install-test: $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,bench,train]'
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[test,bench,train]'
+	@touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test
 
 demo: install
 	$(BIN)/tableref demo
