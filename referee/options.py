@@ -14,13 +14,17 @@ class Option:
     help: str
     choices: tuple | None = None      # allowed values, when they are a short list
     minimum: int | None = None        # for whole numbers
+    mapping: bool = False             # a text option that also takes a JSON object (ONO!'s foods)
 
     def check(self, value: Any) -> Any:
         kind = type(self.default)
+        if self.mapping and isinstance(value, dict):
+            return value
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise Illegal(f"option {self.name} takes a whole number, not {value!r}")
         if kind is not int and not isinstance(value, kind):
-            raise Illegal(f"option {self.name} takes a {kind.__name__}, not {value!r}")
+            also = " or an object" if self.mapping else ""
+            raise Illegal(f"option {self.name} takes a {kind.__name__}{also}, not {value!r}")
         if self.choices is not None and value not in self.choices:
             raise Illegal(f"option {self.name} is one of {', '.join(map(str, self.choices))}, not {value!r}")
         if self.minimum is not None and value < self.minimum:
@@ -33,6 +37,8 @@ class Option:
             d["choices"] = list(self.choices)
         if self.minimum is not None:
             d["minimum"] = self.minimum
+        if self.mapping:
+            d["mapping"] = True
         return d
 
 

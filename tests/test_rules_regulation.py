@@ -72,14 +72,16 @@ def test_draw2_makes_the_next_player_take_two_and_miss_the_turn():
     assert counts(g) == [7, 6, 9, 7] and turn(g) == "Dee"
 
 
-def test_a_draw2_cannot_go_on_a_draw2_neither_stacked_nor_after():
+def test_a_draw2_is_never_stacked_and_after_a_paid_one_only_of_the_colour_in_play():
     g = game_of(regulation(), flip("red-5"), play("Ben", "red-draw2"))
     rejected(g, play("Cy", "blue-draw2"))           # no stacking: Cy must draw
     g.submit(draw("Cy", 2))
-    assert "cannot go on a draw2" in rejected(g, play("Dee", "red-draw2"))
-    g = game_of(regulation(draw2_on_paid_draw2=True), flip("red-5"), play("Ben", "red-draw2"), draw("Cy", 2),
-                play("Dee", "red-draw2"))
+    assert "cannot go on a draw2" in rejected(g, play("Dee", "blue-draw2"))   # not the colour in play
+    g.submit(play("Dee", "red-draw2"))              # paid, and the colour in play (default)
     assert turn(g) == "Ana" and state(g)["pending_draw"] == 2
+    # the stricter reading as an option: never a draw2 on a draw2
+    g = game_of(regulation(draw2_on_paid_draw2=False), flip("red-5"), play("Ben", "red-draw2"), draw("Cy", 2))
+    assert "cannot go on a draw2" in rejected(g, play("Dee", "red-draw2"))
 
 
 def test_option_the_draw2_victim_keeps_the_turn():
@@ -147,7 +149,7 @@ def test_a_wild_draw4_opens_a_challenge_window_for_the_victim():
     g = game_of(*four_on_red())
     s = state(g)
     assert s["phase"] == "challenge" and turn(g) == "Cy" and s["pending_draw"] == 4
-    assert s["challenge"] == {"player": 1, "victim": 2, "color_before": "red"}
+    assert s["challenge"] == {"player": 1, "victim": 2, "color_before": "red", "hand_at_play": 6}
     rejected(g, play("Cy", "blue-3"))
     rejected(g, challenge("Dee"))
 
@@ -294,7 +296,8 @@ def test_the_example_game_replays_through_the_command_line():
                           "--json"], capture_output=True, text=True, cwd=root, check=True)
     data = json.loads(out.stdout)
     # refused: playing before taking the first draw two's cards (3), a red card as the blue discard
-    # (5), a red skip on a blue skip (8), stacking a draw two (12), a draw two on a draw two (14)
+    # (5), a red skip on a blue skip (8), stacking a draw two (12), a draw two of another colour than
+    # the one in play on a draw two (14)
     assert [v["line"] for v in data["verdicts"] if not v["accepted"]] == [3, 5, 8, 12, 14]
     state = data["state"]
     assert state["winner"] == 0

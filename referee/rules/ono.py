@@ -1,11 +1,18 @@
 """ONO! (shared/seeds/ono.txt): UNO with eight wilds and a food on every coloured card.
 
 A card matches the top card by colour, number, food or action; docs/rules/ono.md has the foods
-and every interpretation.
+and every interpretation. The text says only that each coloured card bears "a vegetable or fruit
+that matches the color": which food is on which card is our assumption, kept as data in
+referee/decks/ono.json, and a table whose cards show other foods sets its own with the `foods`
+option (a JSON object card id -> food, or the path of a JSON file holding one).
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from ..cards import Card, Deck, load_deck
+from ..errors import Illegal
 from ..options import Option
 from ..state import TableState
 from .uno_family import WILD, UnoFamily
@@ -21,6 +28,55 @@ def _same_symbol_or_food(deck: Deck) -> dict[str, frozenset]:
             for top in cards}
 
 
+def table_foods(value, deck: Deck) -> dict[str, str | None]:
+    """The `foods` option as a checked mapping card id -> food (None: no food on that card)."""
+    if value in (None, "", {}):
+        return {}
+    where = "the foods option"
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.startswith(("{", "[")):        # JSON text, else the path of a file
+            path = Path(text).expanduser()
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise Illegal(f"the foods file {value!r} cannot be read: "
+                              f"{getattr(e, 'strerror', None) or e}") from None
+            where = f"the foods file {value!r}"
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise Illegal(f"{where} is not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise Illegal(f"{where} must be an object card id -> food, like {{\"red-1\": \"apple\"}}")
+    foods = {}
+    for cid, food in value.items():
+        card = deck.cards.get(cid)
+        if card is None:
+            raise Illegal(f"{where} names {cid!r}, which is not a card of the ONO! deck")
+        if card.color is None:
+            raise Illegal(f"{where} gives {cid} a food, but wilds carry no food")
+        if food is not None and not isinstance(food, str):
+            raise Illegal(f"{where}: the food of {cid} is a word, not {food!r}")
+        foods[cid] = (food.strip().lower() or None) if isinstance(food, str) else None
+    return foods
+
+
+def with_foods(deck: Deck, foods: dict[str, str | None]) -> Deck:
+    """`deck` with the foods of the cards named in `foods` replaced (None removes a card's food)."""
+    if not foods:
+        return deck
+    cards = {}
+    for cid, card in deck.cards.items():
+        if cid in foods:
+            attrs = {k: v for k, v in card.attrs.items() if k != "food"}
+            if foods[cid]:
+                attrs["food"] = foods[cid]
+            card = Card(card.id, card.symbol, card.kind, card.color, card.points, attrs)
+        cards[cid] = card
+    return Deck(deck.id, deck.name, deck.colors, cards, dict(deck.counts))
+
+
 class Ono(UnoFamily):
     id = "ono"
     title = "ONO!"
@@ -34,24 +90,35 @@ class Ono(UnoFamily):
         Option("longer_game", False, "a player who cannot play keeps drawing until a card can be played"),
         Option("shorter_game", False, "remove the coloured 6, 7, 8 and 9 from the deck"),
         Option("two_player_reverse_skips", True, "with two players a reverse acts as a skip"),
+        Option("foods", "", "the food on each coloured card, where this table's cards differ from "
+               "the assumed ones of referee/decks/ono.json: a JSON object {\"red-1\": \"apple\", ...} "
+               "(null or \"\" for no food), or the path of a JSON file holding one; cards not named "
+               "keep the deck's food; empty: the deck's foods", mapping=True),
     )
 
     def deck(self, options: dict) -> Deck:
-        deck = load_deck(self.deck_id)
-        if options.get("shorter_game"):
-            if self._shorter is None:     # decks are immutable: one shorter deck serves every game
-                self._shorter = deck.without(lambda c: c.kind == "number" and c.symbol in ("6", "7", "8", "9"))
-            deck = self._shorter
+        shorter = bool(options.get("shorter_game"))
+        foods = table_foods(options.get("foods"), load_deck(self.deck_id))
+        key = (shorter, tuple(sorted(foods.items(), key=lambda kv: kv[0])) if foods else ())
+        deck = self._decks.get(key)
+        if deck is None:
+            # decks are immutable: one deck per (shorter game, foods) serves every game
+            deck = with_foods(load_deck(self.deck_id), foods)
+            if shorter:
+                deck = deck.without(lambda c: c.kind == "number" and c.symbol in ("6", "7", "8", "9"))
+            if len(self._decks) > 16:
+                self._decks.clear()
+            self._decks[key] = deck
         return deck
 
     def __init__(self) -> None:
         self._tables: dict[int, tuple[Deck, dict[str, frozenset]]] = {}   # id(deck) -> (deck, table)
-        self._shorter: Deck | None = None
+        self._decks: dict[tuple, Deck] = {}
 
     def match_table(self, deck: Deck) -> dict[str, frozenset]:
         entry = self._tables.get(id(deck))
         if entry is None or entry[0] is not deck:
-            if len(self._tables) > 8:     # decks are shared (load_deck, _shorter): this stays tiny
+            if len(self._tables) > 8:     # decks are shared (load_deck, _decks): this stays tiny
                 self._tables.clear()
             entry = self._tables[id(deck)] = (deck, _same_symbol_or_food(deck))
         return entry[1]

@@ -59,6 +59,9 @@ class Prison(UnoFamily):
                "shuts with nobody having caught the silent player; false: only when caught"),
         Option("penalty_skips_turn", True, "a player who draws a penalty stack also misses the turn"),
         Option("two_player_reverse_skips", True, "with two players a reverse acts as a skip"),
+        Option("stack_reverse_any_color", False, "a reverse of any colour may turn a pending penalty "
+               "stack back on one's turn; by default it must match like any play (the colour being "
+               "played, or a reverse on top); jump-ins with a reverse on a reverse take any colour"),
     )
 
     # -- setup ------------------------------------------------------------------------------
@@ -93,10 +96,19 @@ class Prison(UnoFamily):
                 raise Illegal("at this table a plain wild does not jump in on a plain wild")
             return
         if st.pending_draw:
-            if first.symbol != top.symbol:
-                raise Illegal(f"{name} must draw {st.pending_draw} or add {what(top.symbol)} to the stack "
-                              f"(a draw2 only on a draw2, a wild-draw4 only on a wild-draw4)")
-            return
+            stack = st.vars.get("stack_symbol") or top.symbol
+            if first.symbol == stack:
+                return
+            if first.symbol == "reverse":
+                # "Progressive penalties get tricky with reverses": a reverse turns the stack round
+                if st.options["stack_reverse_any_color"] or first.symbol == top.symbol \
+                        or not all(self.mismatch(st, c) for c in cards):
+                    return
+                raise Illegal(f"a reverse turns the stack back only when it matches {self.top_words(st)} "
+                              f"(a reverse of the colour being played, or on a reverse)")
+            raise Illegal(f"{name} must draw {st.pending_draw}, add {what(stack)} to the stack "
+                          f"(a draw2 only on a draw2, a wild-draw4 only on a wild-draw4), or turn it "
+                          f"back with a reverse")
         reasons = [self.mismatch(st, c) for c in cards]
         if all(reasons):
             raise Illegal(reasons[0] if len(cards) == 1 else
@@ -126,12 +138,22 @@ class Prison(UnoFamily):
     def called_before_going_out(st: TableState, seat: int, cards: list[Card]) -> bool:
         """A double that empties the hand needs a call just before it; a single last card needs
         the call made when it became the last one (the one-card window is shut or answered)."""
-        if st.vars.get("announced") == seat:
+        if seat in (st.vars.get("announced") or ()):
             return True
         return len(cards) == 1 and st.vars.get("ono_open") != seat
 
     def card_effect(self, st: TableState, seat: int, card: Card) -> None:
-        """Several skips or reverses count as one; several penalty cards add up."""
+        """Several skips or reverses count as one; several penalty cards add up; a reverse on a
+        pending stack turns the stack round with the play."""
+        if card.symbol == "reverse" and st.pending_draw:
+            st.phase = "play"
+            st.direction = -st.direction
+            victim = st.next_seat(seat)
+            st.current = victim
+            st.summary += (f"; play now runs {'clockwise' if st.direction > 0 else 'counterclockwise'} "
+                           f"and the stack turns with it: {st.names[victim]} must draw {st.pending_draw} "
+                           f"(or add to it, or turn it back)")
+            return
         penalty = PENALTY_SYMBOLS.get(card.symbol)
         if penalty is None:
             super().card_effect(st, seat, card)
@@ -162,7 +184,7 @@ class Prison(UnoFamily):
             raise Illegal(f"{st.names[target]} holds {held} cards: there is no last card to call")
         if caller == target and held > 2 and st.vars.get("ono_open") != caller:
             self.require_playing(st)
-            st.vars["announced"] = caller     # before going out on a double or more
+            self.announce(st, caller)     # before going out on a double or more
             st.summary = f"{st.names[caller]} announces {self.call_word} before going out with several cards"
             return
         super().on_call(st, event)
@@ -182,9 +204,11 @@ class Prison(UnoFamily):
         problems = []
         top = st.deck.cards[st.top] if st.top else None
         if st.pending_draw:
-            if top is None or top.symbol not in PENALTY_SYMBOLS:
+            if top is None or (top.symbol not in PENALTY_SYMBOLS and top.symbol != "reverse"):
                 problems.append(f"{st.pending_draw} cards pending with {st.top} on top")
-            elif st.vars.get("stack_symbol") != top.symbol:
+            elif st.vars.get("stack_symbol") not in PENALTY_SYMBOLS:
+                problems.append(f"{st.pending_draw} cards pending without a stack symbol")
+            elif top.symbol != "reverse" and st.vars.get("stack_symbol") != top.symbol:
                 problems.append(f"a {st.vars.get('stack_symbol')} stack topped by {top.id}: penalties mixed")
         if st.phase in ("play", "drawn"):
             if st.active_color not in st.deck.colors:

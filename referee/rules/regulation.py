@@ -37,8 +37,9 @@ class Regulation(UnoFamily):
                "also misses the turn"),
         Option("skip_on_skip", False, "a skip may go on a skip of another colour (the text: a skip "
                "only on its own colour)"),
-        Option("draw2_on_paid_draw2", False, "a draw2 may go on a draw2 of its colour once that one's "
-               "two cards are drawn (the text: a draw2 is never played on a draw2)"),
+        Option("draw2_on_paid_draw2", True, "a draw2 of the colour being played may go on a draw2 "
+               "once that one's two cards are drawn (\"A +2 card cannot be played with another +2\" "
+               "forbids stacking on an unpaid one); false: a draw2 never goes on a draw2"),
         Option("first_wild_named_by", "first_player", "who names the colour when a wild is turned "
                "up first", choices=("first_player", "dealer")),
         Option("call_penalty", 1, "cards taken by a player who does not call UNO on the last card",
@@ -121,6 +122,7 @@ class Regulation(UnoFamily):
     def after_play(self, st: TableState, seat: int, cards: list[Card], event: dict) -> None:
         st.vars["first_discard"] = None
         st.vars["color_before"] = st.active_color
+        st.vars["held_at_play"] = st.hand_counts[seat]     # the hand a wild-draw4 challenge is about
         if st.hand_counts[seat] == 0 and st.vars.get("ono_open") == seat:
             got = st.take_up_to(seat, st.options["call_penalty"])
             if got:
@@ -139,7 +141,7 @@ class Regulation(UnoFamily):
             st.vars["skip_after_draw"] = st.options["penalty_skips_turn"]
         if card.symbol == "wild-draw4":
             st.phase = "challenge"
-            st.vars["challenge"] = (seat, st.current, st.vars.get("color_before"))
+            st.vars["challenge"] = (seat, st.current, st.vars.get("color_before"), st.vars.get("held_at_play"))
             st.summary += " (or challenge it)"
 
     # -- drawing ----------------------------------------------------------------------------
@@ -178,7 +180,7 @@ class Regulation(UnoFamily):
         chal = st.vars.get("challenge")
         if st.phase != "challenge" or chal is None:
             raise Illegal("there is no wild-draw4 to challenge now")
-        player, victim, color = chal
+        player, victim, color, _ = chal
         if seat != victim:
             raise Illegal(f"only {st.names[victim]}, who must draw the four, can challenge "
                           f"{st.names[player]}'s wild-draw4")
@@ -192,11 +194,11 @@ class Regulation(UnoFamily):
             super().on_reveal(st, event)
             return
         seat = st.seat(event["player"])
-        player, victim, color = st.vars["challenge"]
+        player, victim, color, held_then = st.vars["challenge"]
         if seat != player:
             raise Illegal(f"{st.names[player]} shows their hand to answer the challenge, not {st.names[seat]}")
         cards = [self.card(st, c) for c in event["cards"]]
-        st.reveal(seat, [c.id for c in cards])
+        self.show_hand_at_play(st, seat, [c.id for c in cards], held_then)
         held = [c.id for c in cards if c.color == color]
         st.pending_draw = 0
         st.vars["skip_after_draw"] = False
@@ -212,6 +214,28 @@ class Regulation(UnoFamily):
             st.current = st.next_seat(victim) if st.options["penalty_skips_turn"] else victim
             st.summary = (f"{st.names[player]} shows {len(cards)} cards and no {color}: the wild-draw4 "
                           f"was legal, {st.names[victim]} takes {got}; {st.names[st.current]} plays")
+
+    @staticmethod
+    def show_hand_at_play(st: TableState, seat: int, shown: list[str], held_then: int) -> None:
+        """The challenge is about the hand held when the wild-draw4 went down: cards taken since
+        (a missed-UNO penalty drawn when the window shut or the player was caught) stay aside, and
+        the player shows exactly the cards held then."""
+        held_now = st.hand_counts[seat]
+        if held_then is None or held_then == held_now:
+            st.reveal(seat, shown)
+            return
+        since = held_now - held_then
+        if len(shown) != held_then:
+            raise Illegal(f"{st.names[seat]} held {plural(held_then, 'card')} when the wild-draw4 went "
+                          f"down: the challenge is about that hand, so show those {held_then} and keep "
+                          f"the {plural(since, 'card')} taken since aside ({len(shown)} shown)")
+        st.check_in_hand(seat, shown)
+        known = st.known[seat]
+        for cid, k in known.items():
+            if shown.count(cid) < k:
+                raise Illegal(f"{st.names[seat]}'s hand is known to hold {cid} since before the "
+                              f"wild-draw4: it must be among the cards shown")
+        st.known[seat] = {cid: shown.count(cid) for cid in set(shown)}
 
     # -- the UNO call -----------------------------------------------------------------------
     def on_call(self, st: TableState, event: dict) -> None:
@@ -232,7 +256,8 @@ class Regulation(UnoFamily):
         chal = st.vars.get("challenge")
         extra.update(first_discard=st.vars.get("first_discard"),
                      challenge=None if chal is None else
-                     {"player": chal[0], "victim": chal[1], "color_before": chal[2]})
+                     {"player": chal[0], "victim": chal[1], "color_before": chal[2],
+                      "hand_at_play": chal[3]})
         return extra
 
     def invariants(self, st: TableState) -> list[str]:
@@ -276,9 +301,11 @@ class Regulation(UnoFamily):
                 events.insert(0, {"type": "challenge", "player": victim})
             return events + [{"type": "pass", "player": victim}]
         if st.phase == "reveal":
-            player = chal[0]
+            player, held_then = chal[0], chal[3]
+            # drawn cards go to the end of a simulated hand: the hand at the wild-draw4 comes first
+            shown = list(hands[player][:held_then]) if held_then is not None else list(hands[player])
             wrong = hands[player][:-1] if rng.random() < 0.05 else None
-            events = [{"type": "reveal", "player": player, "cards": list(hands[player])}]
+            events = [{"type": "reveal", "player": player, "cards": shown}]
             if wrong is not None:
                 events.insert(0, {"type": "reveal", "player": player, "cards": wrong})
             return events

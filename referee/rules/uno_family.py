@@ -43,7 +43,7 @@ class UnoFamily(Rules):
     # -- setup ------------------------------------------------------------------------------
     def on_start(self, st: TableState, event: dict) -> None:
         st.phase = "flip"
-        st.vars.update(ono_open=None, announced=None, chooser=None, skip_after_draw=False)
+        st.vars.update(ono_open=None, announced=(), chooser=None, skip_after_draw=False)
         if st.options.get("points_target") and st.scores is None:
             st.scores = [0] * st.n
 
@@ -127,10 +127,13 @@ class UnoFamily(Rules):
 
     def after_play(self, st: TableState, seat: int, cards: list[Card], event: dict) -> None:
         self.note_last_card(st, seat)
+        top = cards[-1]
         if st.hand_counts[seat] == 0:
+            # the winning play sets the colour like any other: the card's, or the one named for a
+            # wild (none when a wild wins without a colour named: nobody plays on it)
+            st.active_color = event.get("color") if top.kind == WILD else top.color
             self.round_won(st, seat)
             return
-        top = cards[-1]
         st.current = seat
         if top.kind == WILD:
             if event.get("color"):
@@ -257,12 +260,24 @@ class UnoFamily(Rules):
 
     # -- the one-card call (UNO!/ONO!) --------------------------------------------------------
     def note_last_card(self, st: TableState, seat: int) -> None:
-        """A player left with one card must call it; one who called in advance is safe."""
-        announced, st.vars["announced"] = st.vars.get("announced"), None
-        if st.hand_counts[seat] == 1 and announced != seat:
+        """A player left with one card must call it; one who called in advance is safe. An
+        announcement stands until that player's own next play: other players' plays in between
+        (a jump-in, or the turns before theirs) do not cancel it."""
+        announced = st.vars.get("announced") or ()
+        called = seat in announced
+        if called:
+            st.vars["announced"] = tuple(s for s in announced if s != seat)
+        if st.hand_counts[seat] == 1 and not called:
             st.vars["ono_open"] = seat
         elif st.vars.get("ono_open") == seat:
             st.vars["ono_open"] = None
+
+    @staticmethod
+    def announce(st: TableState, seat: int) -> None:
+        """`seat` has called for their last card ahead of the play that leaves it."""
+        announced = st.vars.get("announced") or ()
+        if seat not in announced:
+            st.vars["announced"] = announced + (seat,)
 
     def close_call_window(self, st: TableState, seat: int) -> None:
         """The window to catch a silent player shuts once the next player plays or draws."""
@@ -293,7 +308,7 @@ class UnoFamily(Rules):
                 st.vars["ono_open"] = None
                 st.summary = f"{st.names[caller]} calls {word}"
             elif held <= 2:
-                st.vars["announced"] = caller
+                self.announce(st, caller)
                 st.summary = f"{st.names[caller]} calls {word}"
             else:
                 st.summary = f"{st.names[caller]} calls {word} holding {held} cards: a bluff, no penalty"
