@@ -47,6 +47,10 @@ def test_regulation_a_draw2_goes_on_a_paid_draw2_of_the_colour_in_play():
     strict = [regulation(draw2_on_paid_draw2=False), flip("red-5"), play("Ben", "red-draw2"), draw("Cy", 2)]
     verdict, _ = last_verdict(strict + [play("Dee", "red-draw2")])
     assert not verdict["accepted"] and "cannot go on a draw2" in verdict["reason"]
+    # a +2 turned up first: "The first player must take two cards from the deck and then discard one
+    # of the same color"; its two cards are taken, so a +2 of that colour is such a discard
+    s = replayed_state(regulation(), flip("blue-draw2"), draw("Ben", 2), play("Ben", "blue-draw2"))
+    assert s["current_player"] == 2 and s["pending_draw"] == 2
 
 
 def ana_goes_to_one_card_with_a_wild_draw4():

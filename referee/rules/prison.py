@@ -136,8 +136,10 @@ class Prison(UnoFamily):
 
     @staticmethod
     def called_before_going_out(st: TableState, seat: int, cards: list[Card]) -> bool:
-        """A double that empties the hand needs a call just before it; a single last card needs
-        the call made when it became the last one (the one-card window is shut or answered)."""
+        """A double that empties the hand needs a call before it (a call stands until that
+        player's own next play, whatever others play or jump in with meanwhile); a single last
+        card needs the call made when it became the last one (the one-card window is shut or
+        answered)."""
         if seat in (st.vars.get("announced") or ()):
             return True
         return len(cards) == 1 and st.vars.get("ono_open") != seat
