@@ -213,8 +213,17 @@ def test_serve_with_no_camera_behind_the_index_keeps_serving_and_says_so(tmp_pat
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
         with urllib.request.urlopen(req, timeout=10) as r:    # the table goes on by hand
             assert json.load(r)["verdict"]["accepted"]
+        # let it retry a few times: 0.5, 1 and 2 s apart
+        assert wait_for(lambda: "retrying in 4.0 s" in get(base, "/api/tables/main/camera")["message"], 30)
     finally:
         assert stop(proc) == 0
+    later = proc.stdout.read()
+    # the terminal says it once, plainly, with what to check; none of OpenCV's own backend noise
+    assert later.count("camera 9 unavailable") == 1 and "plugged in" in later, later
+    assert f"listening on 127.0.0.1, port {base.rsplit(':', 1)[1]}" in later
+    assert "VIDEOIO" not in later and "cap_v4l" not in later and "OpenCV" not in later, later
+    words = [line for line in later.splitlines() if line.strip() and not set(line.strip()) <= set("█▀▄ ")]
+    assert len(words) < 8, later     # the rest of the links, the listening line, this warning, stopping
 
 
 def test_serve_refuses_a_video_file_that_is_not_there(tmp_path):

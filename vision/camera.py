@@ -23,6 +23,18 @@ def parse_source(src) -> int | str:
     return int(s) if s.isdigit() else s
 
 
+def _quietly(fn, *args):
+    """Calls fn with OpenCV's own logging off: a missing camera makes each of its backends print a
+    warning on every attempt (dozens of lines a retry); our status line says it once, plainly."""
+    from cv2.utils import logging as cvlog
+    level = cvlog.getLogLevel()
+    cvlog.setLogLevel(cvlog.LOG_LEVEL_SILENT)
+    try:
+        return fn(*args)
+    finally:
+        cvlog.setLogLevel(level)
+
+
 def is_file(src) -> bool:
     return isinstance(src, str) and "://" not in src and Path(src).exists()
 
@@ -39,7 +51,7 @@ class FrameSource:
         self._t0 = time.monotonic()
 
     def _open(self) -> bool:
-        cap = cv2.VideoCapture(self.src)
+        cap = _quietly(cv2.VideoCapture, self.src)
         if not cap.isOpened():
             cap.release()
             return False

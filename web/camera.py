@@ -148,6 +148,7 @@ class CameraFeed:
                 self.pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
             else:
                 self.pipeline = TablePipeline(self._source_arg(), self.deck)
+                self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
         except Exception as e:
@@ -161,7 +162,15 @@ class CameraFeed:
         return int(self.source) if str(self.source).isdigit() else self.source
 
     def _pipeline_status(self, state: str, message: str) -> None:
+        before = (getattr(self.pipeline, "status", None) or {}).get("state")
         self.pipeline.status = {"state": state, "message": message}
+        # one line in the terminal when the camera goes away and one when it is back, not one per retry
+        if state in ("reconnecting", "error") and before not in ("reconnecting", "error"):
+            log.warning("camera of table %s: %s. Check that it is plugged in, not used by another app, and "
+                        "that the index or address is right; it keeps retrying, and the camera view says "
+                        "how it is doing", self.table_id, message)
+        elif state == "running" and before in ("reconnecting", "error"):
+            log.warning("camera of table %s: %s again", self.table_id, message)
 
     def clock(self) -> float | None:
         """The video time a video file is showing now; None for a live camera or before it starts."""

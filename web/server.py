@@ -119,6 +119,11 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
 
     phone = f"{base}/t/{MAIN}"
     print_links(phone, base, token, made, camera=bool(args.camera))
+    if args.host in ("0.0.0.0", "::", ""):
+        print(f"  listening on every network interface, port {port}: anyone on this network can open these "
+              "links (--host 127.0.0.1 keeps it to this machine)\n", flush=True)
+    else:
+        print(f"  listening on {args.host}, port {port}\n", flush=True)
     if on_ready is not None:
         on_ready(app, registry)
 
