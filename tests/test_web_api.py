@@ -244,6 +244,17 @@ def test_pages_have_a_strict_policy(client):
     assert "http://" not in html and "https://" not in html      # nothing from a CDN
 
 
+def test_every_page_has_an_icon_and_the_browsers_default_ask_finds_it(client):
+    # browsers ask for /favicon.ico on every first visit: a 404 there filled every log
+    started(client)
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+    for page in ("/", "/t/main", "/t/main/overlay"):
+        html = client.get(page).get_data(as_text=True)
+        assert 'rel="icon"' in html and "/static/favicon.svg" in html, page
+    assert client.get("/static/favicon.svg").status_code == 200
+
+
 # -- the stream ---------------------------------------------------------------------------------------------
 def read_event(chunks) -> dict:
     """The next `data:` message of an SSE stream (skipping heartbeats), with its id."""

@@ -23,6 +23,12 @@ def security_headers(response):
     return response
 
 
+@pages.get("/favicon.ico")
+def favicon():
+    # browsers ask for /favicon.ico whatever the page says; answer with the page's own icon
+    return current_app.send_static_file("favicon.svg"), 200, {"Cache-Control": "public, max-age=86400"}
+
+
 def known_table(table_id: str) -> bool:
     try:
         current_app.extensions["tableref"].get(table_id)
