@@ -25,9 +25,11 @@ class Verdict:
     accepted: bool
     reason: str           # what happened, or why not, in words for the table
     effects: list = field(default_factory=list)   # physical transfers (draws, plays, swaps ...)
+    player: str | None = None   # whose action it was (the event's player or caller), when known
 
     def to_dict(self) -> dict:
-        return {"index": self.index, "type": self.type, "accepted": self.accepted, "reason": self.reason}
+        return {"index": self.index, "type": self.type, "accepted": self.accepted, "reason": self.reason,
+                "player": self.player}
 
 
 EMPTY_STATE = {
@@ -58,6 +60,7 @@ class Game:
         verdict, and the state changes only when it is accepted."""
         validate(event)
         verdict = self._judge(event, commit=True)
+        verdict.player = self._actor(event)
         self.submitted += 1
         self.last_verdict = verdict
         return verdict
@@ -66,6 +69,18 @@ class Game:
         """The verdict that `submit` would give, without changing anything."""
         validate(event)
         return self._judge(event, commit=False)
+
+    def _actor(self, event: dict) -> str | None:
+        """The name of the player whose action the event is (player, else caller), if it names one."""
+        who = event.get("player")
+        if who is None:
+            who = event.get("caller")
+        if who is None or self.state is None:
+            return None
+        try:
+            return self.state.names[self.state.seat(who)]
+        except Illegal:
+            return None
 
     def _judge(self, event: dict, commit: bool) -> Verdict:
         kind = event["type"]

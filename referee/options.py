@@ -15,6 +15,12 @@ class Option:
     choices: tuple | None = None      # allowed values, when they are a short list
     minimum: int | None = None        # for whole numbers
     mapping: bool = False             # a text option that also takes a JSON object (ONO!'s foods)
+    label: str = ""                   # a few words for people (forms); the name stays the key
+
+    @property
+    def title(self) -> str:
+        """The label, or the name made readable ("speed_round" -> "Speed round")."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
     def check(self, value: Any) -> Any:
         kind = type(self.default)
@@ -32,7 +38,7 @@ class Option:
         return value
 
     def to_dict(self) -> dict:
-        d = {"name": self.name, "default": self.default, "help": self.help}
+        d = {"name": self.name, "label": self.title, "default": self.default, "help": self.help}
         if self.choices is not None:
             d["choices"] = list(self.choices)
         if self.minimum is not None:

@@ -24,6 +24,7 @@ class Rules:
     start_direction = CLOCKWISE
     options: tuple[Option, ...] = ()
     phases: dict[str, str] = {}      # phase -> what the referee waits for, for the docs and views
+    host_actions: tuple = ()         # what the host page offers, as data (referee/host_actions.py)
 
     # -- setup ------------------------------------------------------------------------------
     def deck(self, options: dict) -> Deck:
@@ -120,4 +121,5 @@ class Rules:
     def describe(self) -> dict:
         return {"id": self.id, "title": self.title, "deck": self.deck_id, "seed": self.seed_text,
                 "players": [self.min_players, self.max_players], "hand_size": self.hand_size,
-                "options": [o.to_dict() for o in self.options]}
+                "options": [o.to_dict() for o in self.options], "phases": dict(self.phases),
+                "host_actions": [a.to_dict() for a in self.host_actions]}

@@ -18,7 +18,50 @@ from ..options import Option
 from ..state import TableState
 from . import dino2_effects as fx
 from . import dino2_sim
+from ..host_actions import FLIP, HostAction, Input, PLAYER, cards
 from .base import Rules
+
+TURN_USER = Input("player", "player", "player", default="turn_user")
+DINO2_ACTIONS = (
+    FLIP,
+    HostAction("play", "Play", "play", "the player puts the picked card down; a STREAK, PLACE 2, MAKE IT RAIN or "
+               "FUEGO then asks for its extra cards", phases=("play",), inputs=(PLAYER, cards(1)), style="primary"),
+    HostAction("draw", "Draw", "draw", "cards owed first (whoever owes them), then up to three in a turn",
+               phases=("play", "more", "give", "color"),
+               inputs=(PLAYER, Input("count", "count", "cards", default="pending_draw", minimum=1))),
+    HostAction("pass", "Skip the turn", "pass", "after three cards drawn (or none left) the player is skipped",
+               phases=("play",), inputs=(PLAYER,)),
+    HostAction("more", "Put down", "play", "one more card on the STREAK, PLACE 2, MAKE IT RAIN or FUEGO (each "
+               "card of a PLACE 2 acts, in order)", phases=("more",),
+               inputs=(TURN_USER, cards("more_allowed")), section="decision", style="primary"),
+    HostAction("no-more", "No more cards", "pass", "the user of the STREAK, PLACE 2 or MAKE IT RAIN stops "
+               "putting cards down", phases=("more",), inputs=(TURN_USER,), section="decision",
+               when=(("turn_mode", ("streak", "place2", "make-it-rain")),)),
+    HostAction("fuego", "FUEGO", "fuego", "the FUEGO's user either puts one more card on it or makes everyone else "
+               "draw one", phases=("more",),
+               inputs=(TURN_USER, Input("choice", "choice", "choice",
+                                        choices=(("extra", "One more card on it"),
+                                                 ("draw", "Everyone else draws one")))),
+               when=(("turn_mode", ("fuego",)), ("turn_cards.length", (1,))), section="decision"),
+    HostAction("give-card", "Give the picked card", "give", "the GIVE's user hands the picked card (or two on "
+               "Christmas) to the next player", phases=("give",), inputs=(TURN_USER, cards("give_left")),
+               section="decision", style="primary"),
+    HostAction("give-unseen", "Give a card, face unseen", "give", "one card passes to the next player without "
+               "its face being shown", phases=("give",), inputs=(TURN_USER,), fixed=(("count", 1),),
+               section="decision"),
+    HostAction("give-none", "Give nothing", "give", "the GIVE's user keeps their cards", phases=("give",),
+               inputs=(TURN_USER,), fixed=(("count", 0),), section="decision"),
+    HostAction("color", "Name the colour", "choose_color", "the colour named after a rainbow card",
+               phases=("color",), inputs=(TURN_USER, Input("color", "color", "colour")), section="decision"),
+    HostAction("show-trio", "Shows DINO, DRAW 7 and NATHAN", "reveal", "the player wins at once",
+               inputs=(PLAYER,), fixed=(("cards", ["dino", "green-draw7", "nathan"]),), section="anytime"),
+    HostAction("show-captains", "Shows three CAPTAIN JACK SPARROWs", "reveal", "pick the three cards; the "
+               "player wins at once", inputs=(PLAYER, cards(3, minimum=3, symbols=("captain-jack-sparrow",))),
+               section="anytime"),
+    HostAction("cheating", "Caught cheating: end the game", "cheating", "the game ends and nobody wins",
+               inputs=(Input("player", "seat", "who was caught", optional=True),), section="anytime",
+               style="danger"),
+)
 
 RAINBOW = "wild"
 TRIO = ("dino", "green-draw7", "nathan")
@@ -56,22 +99,23 @@ class Dino2(Rules):
     hand_size = 5
     min_players, max_players = 2, 10
     options = (
-        Option("speed_round", False, "deal three cards each instead of five (or seven on a feast day)"),
+        Option("speed_round", False, "deal three cards each instead of five (or seven on a feast day)", label="Speed round (three cards each)"),
         Option("date", "", "the day of the game, YYYY-MM-DD, when the setup event carries no `date`; "
-               "empty: an ordinary day (no feast)"),
+               "empty: an ordinary day (no feast)", label="Day of the game (feast days)"),
         Option("rain_half_of", "after", "MAKE IT RAIN lets the user put down half of the hand held "
                "after placing it (after), or half of the hand before, the MAKE IT RAIN counting as "
-               "one of that half (before)", choices=("after", "before")),
+               "one of that half (before)", choices=("after", "before"), label="MAKE IT RAIN counts half of the hand"),
         Option("fuego_extra_any", False, "the card played on top of a FUEGO may be any card (by "
-               "default it must match the FUEGO: red, a FUEGO, or a rainbow card)"),
+               "default it must match the FUEGO: red, a FUEGO, or a rainbow card)", label="Any card may go on a FUEGO"),
         Option("ice_wraps", True, "ICE's skips go on round the table when the user holds more cards "
-               "than there are other players; off: at most everyone else is skipped"),
+               "than there are other players; off: at most everyone else is skipped", label="ICE's skips go round the table"),
         Option("stop_drawing_anytime", False, "a player who draws may end the turn after any draw; "
-               "by default the turn ends only after three cards drawn (or none left)"),
+               "by default the turn ends only after three cards drawn (or none left)", label="Stop drawing after any draw"),
         Option("nathan_not_alone_wins", True, "a NATHAN put on a FUEGO as the user's last cards was "
                "not played alone, so the user wins; off: its five cards are owed (only a PLACE 2 or "
-               "MAKE IT RAIN spares them), so the user does not win"),
+               "MAKE IT RAIN spares them), so the user does not win", label="NATHAN on a FUEGO as the last cards wins"),
     )
+    host_actions = DINO2_ACTIONS
     phases = {"flip": "the first card to be turned up",
               "play": "the current player to play, or to draw (cards owed first, then up to three)",
               "more": "the user of a STREAK, PLACE 2, MAKE IT RAIN or FUEGO to put down more cards or pass",

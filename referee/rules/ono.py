@@ -15,6 +15,7 @@ from ..cards import Card, Deck, load_deck
 from ..errors import Illegal
 from ..options import Option
 from ..state import TableState
+from ..host_actions import uno_family
 from .uno_family import WILD, UnoFamily
 
 
@@ -84,16 +85,17 @@ class Ono(UnoFamily):
     deck_id = "ono"
     hand_size = 7
     call_word = "ONO!"
+    host_actions = uno_family("ONO!")
     options = (
         Option("points_target", 0, "play for points over several rounds: the first to reach this "
-               "many points wins (500 or 1000 are usual); 0 plays a single game", minimum=0),
-        Option("longer_game", False, "a player who cannot play keeps drawing until a card can be played"),
-        Option("shorter_game", False, "remove the coloured 6, 7, 8 and 9 from the deck"),
-        Option("two_player_reverse_skips", True, "with two players a reverse acts as a skip"),
+               "many points wins (500 or 1000 are usual); 0 plays a single game", minimum=0, label="Play for points (target)"),
+        Option("longer_game", False, "a player who cannot play keeps drawing until a card can be played", label="Longer game: draw until a card can be played"),
+        Option("shorter_game", False, "remove the coloured 6, 7, 8 and 9 from the deck", label="Shorter game: without the 6s to 9s"),
+        Option("two_player_reverse_skips", True, "with two players a reverse acts as a skip", label="With two players a reverse skips"),
         Option("foods", "", "the food on each coloured card, where this table's cards differ from "
                "the assumed ones of referee/decks/ono.json: a JSON object {\"red-1\": \"apple\", ...} "
                "(null or \"\" for no food), or the path of a JSON file holding one; cards not named "
-               "keep the deck's food; empty: the deck's foods", mapping=True),
+               "keep the deck's food; empty: the deck's foods", mapping=True, label="Foods on this table's cards"),
     )
 
     def deck(self, options: dict) -> Deck:

@@ -11,7 +11,22 @@ from ..cards import Card
 from ..errors import Illegal
 from ..options import Option
 from ..state import COUNTERCLOCKWISE, TableState
+from ..host_actions import HostAction, Input, PLAYER, cards, replace_action, uno_family
 from .uno_family import WILD, UnoFamily, plural
+
+PRISON_ACTIONS = replace_action(
+    uno_family("UNO!"),
+    play=HostAction("play", "Play", "play", "the player puts the picked card down, or several of one number "
+                    "(a double: pick each card, the one on top last)",
+                    phases=("play", "drawn"), inputs=(PLAYER, cards(None)), style="primary"),
+) + (
+    HostAction("jump-in", "Jump in", "play", "a player not on turn puts down the same card as the top one "
+               "(or a double of it): pick who, then the card or cards; untick if they did not say \"jump in\"",
+               phases=("play", "drawn", "color"),
+               inputs=(Input("player", "seat", "who jumps in"), cards(None),
+                       Input("announced", "flag", "said \"jump in\"", default=True)),
+               section="turn"),
+)
 
 PENALTY_SYMBOLS = {"draw2": 2, "wild-draw4": 4}
 
@@ -41,27 +56,28 @@ class Prison(UnoFamily):
     min_players, max_players = 2, 10
     start_direction = COUNTERCLOCKWISE      # the dealer's right starts, and play runs that way
     call_word = "UNO!"
+    host_actions = PRISON_ACTIONS
     call_penalty_option = "last_card_penalty"
     missed_call_words = "never announced the last card"
     options = (
         Option("jump_in_penalty", 2, "cards taken by a player who jumps in without saying \"jump in\"",
-               minimum=0),
+               minimum=0, label="Penalty for a silent jump-in (cards)"),
         Option("jump_in_announced_by_default", False, "a jump-in whose event carries no `announced` "
                "field counts as announced (for a table whose camera cannot hear); false: it costs "
-               "the penalty"),
+               "the penalty", label="Jump-ins count as announced"),
         Option("jump_in_wilds", True, "a plain wild may jump in on a plain wild (wild draw fours "
-               "always jump in on wild draw fours)"),
+               "always jump in on wild draw fours)", label="Wilds may jump in on wilds"),
         Option("max_cards_per_play", 0, "most cards of one number that go down together; 0: no "
-               "limit (the text plays five skips at once), 2: doubles only, 1: no doubles", minimum=0),
+               "limit (the text plays five skips at once), 2: doubles only, 1: no doubles", minimum=0, label="Most cards of one number at once (0: no limit)"),
         Option("last_card_penalty", 2, "cards taken by a player who does not announce UNO for the "
-               "last card (one card left, or going out on a double)", minimum=0),
+               "last card (one card left, or going out on a double)", minimum=0, label="Penalty for not announcing the last card (cards)"),
         Option("penalize_uncaught", True, "the referee gives the last-card penalty when the window "
-               "shuts with nobody having caught the silent player; false: only when caught"),
-        Option("penalty_skips_turn", True, "a player who draws a penalty stack also misses the turn"),
-        Option("two_player_reverse_skips", True, "with two players a reverse acts as a skip"),
+               "shuts with nobody having caught the silent player; false: only when caught", label="Penalize a missed call nobody caught"),
+        Option("penalty_skips_turn", True, "a player who draws a penalty stack also misses the turn", label="A penalty also skips the turn"),
+        Option("two_player_reverse_skips", True, "with two players a reverse acts as a skip", label="With two players a reverse skips"),
         Option("stack_reverse_any_color", False, "a reverse of any colour may turn a pending penalty "
                "stack back on one's turn; by default it must match like any play (the colour being "
-               "played, or a reverse on top); jump-ins with a reverse on a reverse take any colour"),
+               "played, or a reverse on top); jump-ins with a reverse on a reverse take any colour", label="A reverse of any colour turns a stack"),
     )
 
     # -- setup ------------------------------------------------------------------------------

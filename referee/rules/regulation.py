@@ -12,7 +12,25 @@ from ..cards import Card
 from ..errors import Illegal
 from ..options import Option
 from ..state import TableState
+from ..host_actions import HostAction, Input, PLAYER, cards, replace_action, uno_family, with_phases
 from .uno_family import WILD, UnoFamily, plural
+
+_BASE = {a.id: a for a in uno_family("UNO!")}
+REGULATION_ACTIONS = replace_action(
+    uno_family("UNO!"),
+    play=with_phases(_BASE["play"], "discard"),
+    draw=with_phases(_BASE["draw"], "challenge", "discard"),
+    call=with_phases(_BASE["call"], "discard", "challenge"),
+) + (
+    HostAction("challenge", "Challenge the +4", "challenge", "the victim of the wild-draw4 says it was played "
+               "while its player held a card of the colour in play (or tap Draw to accept the four)",
+               phases=("challenge",), inputs=(PLAYER,), section="decision", style="primary"),
+    HostAction("answer", "Show the hand held", "reveal", "the wild-draw4's player shows the hand held when it "
+               "went down: pick every card of it",
+               phases=("reveal",), inputs=(Input("player", "player", "player", default="challenge.player"),
+                                           cards("challenge.hand_at_play")),
+               section="decision", style="primary"),
+)
 
 CHALLENGE_LOSS = 2      # "the four cards from the deck plus two more cards"
 
@@ -25,6 +43,7 @@ class Regulation(UnoFamily):
     hand_size = 7
     call_word = "UNO!"
     call_penalty_option = "call_penalty"
+    host_actions = REGULATION_ACTIONS
     phases = {**UnoFamily.phases,
               "discard": "the first player to discard a card of the first draw2's colour",
               "challenge": "the wild-draw4's victim to challenge it or draw 4",
@@ -32,20 +51,20 @@ class Regulation(UnoFamily):
     options = (
         Option("two_player_reverse_skips", False, "with two players a reverse acts as a skip; the "
                "text's reverse gives the turn back to the player before, which with two players is "
-               "the other one, so by default it acts as an ordinary card"),
+               "the other one, so by default it acts as an ordinary card", label="With two players a reverse skips"),
         Option("penalty_skips_turn", True, "a player who takes the cards of a draw2 or wild-draw4 "
-               "also misses the turn"),
+               "also misses the turn", label="A penalty also skips the turn"),
         Option("skip_on_skip", False, "a skip may go on a skip of another colour (the text: a skip "
-               "only on its own colour)"),
+               "only on its own colour)", label="A skip may go on a skip of another colour"),
         Option("draw2_on_paid_draw2", True, "a draw2 of the colour being played may go on a draw2 "
                "once that one's two cards are drawn (\"A +2 card cannot be played with another +2\" "
-               "forbids stacking on an unpaid one); false: a draw2 never goes on a draw2"),
+               "forbids stacking on an unpaid one); false: a draw2 never goes on a draw2", label="A +2 may go on a paid +2"),
         Option("first_wild_named_by", "first_player", "who names the colour when a wild is turned "
-               "up first", choices=("first_player", "dealer")),
+               "up first", choices=("first_player", "dealer"), label="Who names the colour of a first wild"),
         Option("call_penalty", 1, "cards taken by a player who does not call UNO on the last card",
-               minimum=0),
+               minimum=0, label="Penalty for not calling UNO (cards)"),
         Option("penalize_uncaught", True, "the referee gives the call penalty when the window shuts "
-               "with nobody having claimed it; false: only when another player claims it"),
+               "with nobody having claimed it; false: only when another player claims it", label="Penalize a missed call nobody caught"),
     )
 
     # -- setup ------------------------------------------------------------------------------

@@ -13,7 +13,19 @@ from ..cards import Card, Deck, load_deck
 from ..errors import Illegal
 from ..options import Option
 from ..state import CLOCKWISE, COUNTERCLOCKWISE, TableState
+from ..host_actions import HostAction, Input
 from .base import Rules
+
+SNAKE_CUP_ACTIONS = (
+    HostAction("turn", "Turned card", "flip", "the card the current player turned up: pick it, then tap; the "
+               "referee moves the coins", phases=("flip",), inputs=(Input("card", "card", "card"),), style="primary"),
+    HostAction("crosses", "CROSSES", "crosses_short", "the player short of coins chooses how to give them",
+               phases=("crosses",),
+               inputs=(Input("player", "player", "player", default="crosses_by"),
+                       Input("way", "choice", "way", choices=(("clockwise", "One each from the left"),
+                                                              ("cup", "The rest into the cup")))),
+               section="decision"),
+)
 
 CUP = "cup"
 
@@ -59,14 +71,15 @@ class SnakeCup(Rules):
     hand_size = 0
     min_players, max_players = 2, 10
     options = (
-        Option("coins", 20, "coins each player starts with (any number, the same for everyone)", minimum=1),
-        Option("snakes", 2, "SNAKE cards in the deck: 2, or 1 for a greater challenge", choices=(1, 2)),
+        Option("coins", 20, "coins each player starts with (any number, the same for everyone)", minimum=1, label="Coins each player starts with"),
+        Option("snakes", 2, "SNAKE cards in the deck: 2, or 1 for a greater challenge", choices=(1, 2), label="SNAKE cards in the deck"),
         Option("crosses_short", "clockwise",
                "CROSSES turned by a player with fewer coins than players to give to: 'clockwise' gives "
                "one each from the left until the coins run out, 'cup' puts the rest in the cup, 'ask' "
-               "lets the player choose with a crosses_short event", choices=("clockwise", "cup", "ask")),
-        Option("comeback", False, "players who are out come back when a RIVER or CROSSES gives them coins"),
+               "lets the player choose with a crosses_short event", choices=("clockwise", "cup", "ask"), label="CROSSES when short of coins"),
+        Option("comeback", False, "players who are out come back when a RIVER or CROSSES gives them coins", label="Players who are out may come back"),
     )
+    host_actions = SNAKE_CUP_ACTIONS
     phases = {"flip": "the current player to turn the top card of the deck",
               "crosses": "the player of CROSSES to choose how to give coins they are short of "
                          "(crosses_short: clockwise or cup)",

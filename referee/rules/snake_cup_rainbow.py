@@ -10,6 +10,7 @@ from ..cards import Card, Deck
 from ..errors import Illegal
 from ..options import Option
 from ..state import CLOCKWISE, TableState
+from ..host_actions import HostAction, PLAYER, cards
 from .base import Rules
 from .snake_cup import snake_deck
 
@@ -56,8 +57,16 @@ class SnakeCupRainbow(Rules):
     min_players, max_players = 2, 8
     options = (
         Option("snake_wild", False, "the two SNAKEs are wild: one may be laid on anything, and then a "
-               "LEAVES card or a blue card must follow (without this option the SNAKEs are set aside)"),
-        Option("poppies_orchids", False, "POPPIES and ORCHIDS are compatible: either may be laid on the other"),
+               "LEAVES card or a blue card must follow (without this option the SNAKEs are set aside)", label="SNAKEs are wild"),
+        Option("poppies_orchids", False, "POPPIES and ORCHIDS are compatible: either may be laid on the other", label="POPPIES and ORCHIDS go on each other"),
+    )
+    host_actions = (
+        HostAction("play", "Lay card", "play", "the player lays the picked card", phases=("play", "drawn"),
+                   inputs=(PLAYER, cards(1)), style="primary"),
+        HostAction("draw", "Draw one", "draw", "the player cannot lay a card and draws one", phases=("play",),
+                   inputs=(PLAYER,), fixed=(("count", 1),)),
+        HostAction("pass", "Keep it and pass", "pass", "after a draw, the player keeps the card", phases=("drawn",),
+                   inputs=(PLAYER,)),
     )
     phases = {"play": "the current player to lay a card (any card on an empty pile) or draw one",
               "drawn": "the current player to lay the card just drawn, or pass",
