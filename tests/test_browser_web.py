@@ -107,8 +107,8 @@ def test_host_controls_work_with_the_token_and_are_refused_without(server, brows
 
     # Cy draws one: the Draw button with the current player selected.
     page.wait_for_function("document.getElementById('who').value === String(%d)" % before["current_player"])
-    page.fill("#draw-count", "1")
-    page.click("#do-draw")
+    page.fill("#in-draw-count", "1")
+    page.click("#act-draw")
     page.wait_for_selector("#result.ok", timeout=3000)
     after = server.state()
     cy = before["current_player"]
@@ -123,7 +123,7 @@ def test_host_controls_work_with_the_token_and_are_refused_without(server, brows
     # Pick a card with the picker and play it: Cy plays red-3 on red-7.
     page.click('#colorpicks button[data-color="red"]')
     page.click('#symbolpicks button[data-card="red-3"]')
-    page.click("#do-play")
+    page.click("#act-play")
     page.wait_for_selector('#pile .card[data-card="red-3"]', timeout=3000)
     assert server.state()["top_card"] == "red-3"
     page.screenshot(path=str(SHOTS / "host-controls.png"), full_page=True)

@@ -71,7 +71,7 @@ def test_accepted_play(client):
     r = post(client, {"type": "play", "player": "Ben", "cards": ["red-7"]})
     assert r.status_code == 200
     body = r.get_json()
-    assert body["verdict"] == {"index": 2, "type": "play", "accepted": True, "reason": body["verdict"]["reason"]}
+    assert body["verdict"] == {"index": 2, "type": "play", "accepted": True, "reason": body["verdict"]["reason"], "player": "Ben"}
     assert "Ben plays red-7" in body["verdict"]["reason"]
     st = body["state"]
     assert st["top_card"] == "red-7" and st["current_player"] == 2

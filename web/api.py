@@ -133,6 +133,23 @@ def events(table_id: str):
         return jsonify(events=list(table.stored))
 
 
+@api.get("/tables/<table_id>/timeline")
+def timeline(table_id: str):
+    """Every event of the game in force, in order, with the referee's words and whose it was."""
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    with table.lock:
+        game = table.game
+        names = [p["name"] for p in game.to_dict()["players"]]
+        entries = game.recent(len(game.log))
+    for e in entries:
+        who = e["event"].get("player", e["event"].get("caller"))
+        e["player"] = (names[who] if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names)
+                       else who if isinstance(who, str) else None)
+    return jsonify(table=table_id, timeline=entries)
+
+
 @api.get("/auth")
 def auth():
     """Lets the host page check its token without changing anything."""

@@ -124,3 +124,35 @@ function turnWords(state) {
   const cur = p[state.current_player];
   return cur ? `${cur.name}'s turn` : "";
 }
+
+// -- the host token, shared by the lobby and the host page --------------------------------------------
+// Kept in localStorage, never in a URL the server sees. A #token= link moves it there at once; when
+// the browser held a different one, the page is told so (it says it), never silently.
+const HostToken = {
+  KEY: "tableref.host-token",
+  get() { return localStorage.getItem(this.KEY); },
+  set(value) { localStorage.setItem(this.KEY, value); },
+  // The token in a pasted text: the token itself, or a host link ending in #token=...
+  parse(text) {
+    const t = String(text || "").trim();
+    const m = t.match(/#token=([^&\s]+)/);
+    return m ? decodeURIComponent(m[1]) : t;
+  },
+  // Moves a #token= of the address into localStorage; returns {token, replaced} or null.
+  takeFromHash() {
+    const m = location.hash.match(/token=([^&]+)/);
+    if (!m) return null;
+    const given = decodeURIComponent(m[1]), old = this.get();
+    this.set(given);
+    history.replaceState(null, "", location.pathname + location.search);
+    return {token: given, replaced: old !== null && old !== "" && old !== given ? old : null};
+  },
+  // "ok", "refused" (401/403) or "unreachable"
+  async check(value) {
+    try {
+      const r = await fetch("/api/auth", {headers: {"Authorization": `Bearer ${value === undefined ? this.get() : value}`}});
+      if (r.ok) return "ok";
+      return r.status === 401 || r.status === 403 ? "refused" : "unreachable";
+    } catch (e) { return "unreachable"; }
+  },
+};

@@ -20,7 +20,7 @@ function render(s) {
   box.className = "verdict" + (v && !v.accepted ? " rejected" : "");
   box.textContent = v ? (v.accepted ? v.reason : `NOT ALLOWED: ${v.reason}`) : "";
   $("players").innerHTML = (s.players || []).map((p, i) =>
-    `<li class="${i === s.current_player && s.winner === null ? "current" : ""}${p.out ? " out" : ""}">${escapeHtml(p.name)}` +
+    `<li class="${i === s.current_player && s.winner === null ? "current" : ""}${p.out ? " out" : ""}"><span class="name" title="${escapeHtml(p.name)}">${escapeHtml(p.name)}</span>` +
     `<b class="${p.hand_count === 1 ? "one" : ""}">${p.hand_count}</b>` +
     (p.coins !== null && p.coins !== undefined ? ` ● ${p.coins}` : "") + `</li>`).join("") +
     (s.cup !== null && s.cup !== undefined ? `<li>cup <b>${s.cup}</b></li>` : "");

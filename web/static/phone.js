@@ -1,22 +1,21 @@
 // The phone view: follows the table's stream; with the host token (from the #token= link, kept in
-// localStorage, never in a URL the server sees) it also shows the host controls.
+// localStorage, never in a URL the server sees) it also shows the host controls, drawn from the
+// rule set's host actions (GET /api/rules: referee/host_actions.py), never typed JSON.
 "use strict";
 
 const TABLE = document.body.dataset.table;
-const TOKEN_KEY = "tableref.host-token";
 const $ = id => document.getElementById(id);
 let state = null, lastCount = -1, lastVerdictKey = null;
-let picked = null, pickColor = null, whoTouched = 0;
+let rulesInfo = {};                 // rule set id -> its description (host_actions, phases)
+let hostWired = false;
+let tray = [], pickColor = null, multi = false, whoTouched = 0;
+let tapSeq = 0;                     // the latest tap; older answers never overwrite a newer one
+let actionsKey = null;              // which actions are drawn now
+const touched = {};                 // input element id -> when the host last changed it
 
 // -- the token: out of the address bar into localStorage, at once ------------------------------------
-(function takeToken() {
-  const m = location.hash.match(/token=([^&]+)/);
-  if (m) {
-    localStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-})();
-const token = () => localStorage.getItem(TOKEN_KEY);
+const fromLink = HostToken.takeFromHash();
+const token = () => HostToken.get();
 
 // -- rendering ---------------------------------------------------------------------------------------
 function render(s) {
@@ -39,7 +38,7 @@ function render(s) {
     const tags = (i === s.dealer ? `<span class="tag">dealer</span>` : "") +
                  (p.hand_count === 1 ? `<span class="tag one">1 card!</span>` : "") +
                  (i === s.winner ? `<span class="tag one">winner</span>` : "") + (p.out ? `<span class="tag">out</span>` : "");
-    return `<li class="${cls}" data-seat="${i}"><span class="name">${i === s.current_player ? "▶ " : ""}${escapeHtml(p.name)}</span>` +
+    return `<li class="${cls}" data-seat="${i}"><span class="name" title="${escapeHtml(p.name)}">${i === s.current_player ? "▶ " : ""}${escapeHtml(p.name)}</span>` +
            `${tags}${score}${coins}<span class="count" title="cards in hand"><i></i>${p.hand_count}</span></li>`;
   }).join("");
   $("cup").innerHTML = s.cup !== null && s.cup !== undefined ? `<div class="cup">cup: <b>${s.cup}</b> coins</div>` : "";
@@ -52,16 +51,17 @@ function render(s) {
     box.className = "verdict"; box.textContent = s.phase === "setup" ? "Waiting for the game to be set up." : "";
   } else if (!v.accepted) {
     box.className = "verdict rejected";
-    box.innerHTML = `<span class="tag">NOT ALLOWED</span>${escapeHtml(v.reason)}`;
+    box.innerHTML = `<span class="tag">NOT ALLOWED</span>${v.player ? `<b class="who">${escapeHtml(v.player)}:</b> ` : ""}${escapeHtml(v.reason)}`;
   } else {
     box.className = "verdict";
     box.textContent = v.reason;
   }
   const key = v ? `${v.index}:${v.accepted}` : null;
-  if (key !== lastVerdictKey && lastVerdictKey !== null && v) speak(v.accepted ? v.reason : `Not allowed. ${v.reason}`);
+  if (key !== lastVerdictKey && lastVerdictKey !== null && v) speak(v.accepted ? v.reason : `Not allowed. ${v.player ? v.player + ": " : ""}${v.reason}`);
   lastVerdictKey = key;
+  if (s.event_count !== lastCount) refreshTimeline();
   lastCount = s.event_count;
-  if (token()) renderHost(s);
+  if (hostWired) renderHost(s);
 }
 
 // -- spoken announcements and keeping the screen awake -------------------------------------------------
@@ -87,57 +87,103 @@ document.addEventListener("visibilitychange", keepAwake);
 document.addEventListener("click", keepAwake, {once: true});
 keepAwake();
 
-// -- host controls -----------------------------------------------------------------------------------
-async function send(event) {
-  const res = $("result");
-  res.className = "result"; res.textContent = "…";
+// -- the connection ---------------------------------------------------------------------------------
+let lostSince = null, lostTimer = null;
+function onLink(on) {
+  $("link").classList.toggle("on", on);
+  $("link").title = on ? "live connection" : "connection lost, retrying";
+  if (on) {
+    lostSince = null; clearInterval(lostTimer); lostTimer = null;
+    $("offline").hidden = true;
+    return;
+  }
+  if (lostSince === null) lostSince = Date.now();
+  const show = () => {
+    const s = Math.round((Date.now() - lostSince) / 1000);
+    $("offline").textContent = `Connection lost: retrying${s >= 2 ? ` (for ${s} s)` : ""}… ` +
+      "What is shown may be out of date. If it lasts, check that the server is still running and that this phone is on the same network.";
+  };
+  show();
+  $("offline").hidden = false;
+  if (!lostTimer) lostTimer = setInterval(show, 1000);
+}
+
+// -- the timeline: every event of the game in force, with the referee's words ------------------------
+let timeline = [];
+async function refreshTimeline() {
+  const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/timeline`).catch(() => null);
+  if (!r || !r.ok) return;
+  const d = await r.json();
+  timeline = d.timeline || [];
+  $("timeline-count").textContent = timeline.length ? `(${timeline.length} events)` : "";
+  $("timeline").innerHTML = timeline.slice().reverse().map(e =>
+    `<li><span class="n">${e.n}</span><span class="who">${escapeHtml(e.player || "")}</span>` +
+    `<span class="what">${escapeHtml(e.summary)}</span></li>`).join("");
+}
+$("export").addEventListener("click", () => {
+  const lines = [`tableref · table ${TABLE} · ${state && state.rules || ""} · ${new Date().toISOString()}`, ""]
+    .concat(timeline.map(e => `${e.n}. ${e.summary}`));
+  const text = lines.join("\n") + "\n\n" + "# the events, one JSON object a line (tableref replay FILE):\n" +
+    timeline.map(e => JSON.stringify(e.event)).join("\n") + "\n";
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], {type: "text/plain"}));
+  a.download = `tableref-${TABLE}-timeline.txt`;
+  document.body.appendChild(a); a.click(); a.remove();
+});
+
+// -- host feedback: a line at the bottom of the screen, under the thumb -------------------------------
+function toast(kind, text, html) {
+  const r = $("result");
+  r.className = `result ${kind}`;
+  if (html !== undefined) r.innerHTML = html; else r.textContent = text;
+}
+
+function nameOf(seat) {
+  const p = state && state.players && state.players[seat];
+  return p ? p.name : null;
+}
+
+// Sends one event; every tap is answered at once ("…") and then with the verdict, which replaces it.
+async function send(event, what) {
+  const seq = ++tapSeq;
+  const who = event.player !== undefined ? nameOf(event.player) : event.caller !== undefined ? nameOf(event.caller) : null;
+  const prefix = who ? `${who}: ` : "";
+  toast("pending", `${prefix}${what || event.type} …`);
   let r;
   try {
     r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/events`, {
       method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token()}`},
       body: JSON.stringify(event)});
   } catch (e) {
-    res.className = "result bad"; res.textContent = "the server cannot be reached"; return null;
-  }
-  const body = await r.json().catch(() => ({}));
-  if (r.status === 401) {
-    res.className = "result bad"; res.textContent = "refused: this browser does not hold the host token";
+    if (seq === tapSeq) toast("bad", `${prefix}${what || event.type}: the server cannot be reached; nothing changed. Try again when the connection is back.`);
     return null;
   }
-  if (!r.ok) { res.className = "result bad"; res.textContent = `${r.status}: ${body.error || r.statusText}`; return null; }
-  res.className = body.verdict.accepted ? "result ok" : "result bad";
-  res.textContent = (body.verdict.accepted ? "✓ " : "✗ not allowed: ") + body.verdict.reason;
-  whoTouched = 0;
-  return body.verdict;
-}
-
-function seat() { return parseInt($("who").value, 10); }
-
-function fillPlayers(select, players, keep) {
-  const old = select.value;
-  const html = players.map((p, i) => `<option value="${i}">${escapeHtml(p.name)}</option>`).join("");
-  if (select.dataset.html !== html) { select.innerHTML = html; select.dataset.html = html; }
-  if (keep && old !== "") select.value = old;
-}
-
-function renderHost(s) {
-  $("host").hidden = false;
-  const players = s.players || [];
-  const recent = Date.now() - whoTouched < 15000;
-  fillPlayers($("who"), players, recent);
-  fillPlayers($("caller"), players, true);
-  fillPlayers($("target"), players, true);
-  if (!recent && s.current_player !== null && s.current_player !== undefined) $("who").value = String(s.current_player);
-  if (s.pending_draw && !recent) $("draw-count").value = s.pending_draw;
-  renderPicker();
-  const colors = (Cards.deck && Cards.deck.colors) || ["red", "yellow", "green", "blue"];
-  const nc = $("namecolor");
-  if (nc.dataset.done !== colors.join()) {
-    nc.dataset.done = colors.join();
-    nc.innerHTML = `<label>name the colour</label>` + colors.map(c =>
-      `<button class="colorpick" data-name="${c}" style="background:${Cards.colorInfo(c).hex}">${Cards.shapeSvg(c)}${c}</button>`).join("");
+  const body = await r.json().catch(() => ({}));
+  if (seq !== tapSeq) return body.verdict || null;
+  if (r.status === 401 || r.status === 403) {
+    toast("bad", "refused: the server does not accept this browser's host token. Paste the new one above.");
+    showTokenRefused();
+    return null;
   }
+  if (!r.ok) { toast("bad", `${prefix}${what || event.type}: ${body.error || r.statusText} (${r.status}); nothing changed`); return null; }
+  const v = body.verdict;
+  const name = v.player || who;
+  if (v.accepted) toast("ok", `✓ ${v.reason}`);
+  else toast("bad", "", `✗ ${name ? `<b class="who">${escapeHtml(name)}</b>: ` : ""}not allowed: ${escapeHtml(v.reason)}`);
+  // The pickers follow the game again (the stream may have pushed the new state before this answer).
+  whoTouched = 0;
+  if (v.accepted) for (const k of Object.keys(touched)) delete touched[k];
+  if (state && hostWired) renderHost(state);
+  return v;
 }
+
+// -- the card chooser: a tray of picked cards ----------------------------------------------------------
+function multiNow(actions) {
+  if (multi) return true;
+  const takers = actions.filter(a => a.section !== "anytime" && a.inputs.some(i => i.kind === "cards" || i.kind === "card"));
+  return takers.length > 0 && takers.every(a => a.inputs.some(i => i.kind === "cards" && maxOf(i) !== 1));
+}
+let currentActions = [];
 
 function renderPicker() {
   const deck = Cards.deck;
@@ -147,8 +193,8 @@ function renderPicker() {
   if (!cp.dataset.done) {
     cp.dataset.done = "1";
     cp.innerHTML = colors.map(c => c === "wild"
-      ? `<button class="pick" data-color="wild">wilds</button>`
-      : `<button class="pick colorpick" data-color="${c}" style="background:${Cards.colorInfo(c).hex}">${Cards.shapeSvg(c)}${Cards.colorInfo(c).letter}</button>`).join("");
+      ? `<button class="pick" type="button" data-color="wild">no colour</button>`
+      : `<button class="pick colorpick" type="button" data-color="${c}" style="background:${Cards.colorInfo(c).hex}">${Cards.shapeSvg(c)}${Cards.colorInfo(c).letter}</button>`).join("");
   }
   const chosen = pickColor || deck.colors[0];
   cp.querySelectorAll("button").forEach(b => b.classList.toggle("sel", b.dataset.color === chosen));
@@ -156,66 +202,273 @@ function renderPicker() {
   const sp = $("symbolpicks");
   if (sp.dataset.color !== chosen) {
     sp.dataset.color = chosen;
-    sp.innerHTML = ids.map(id => `<button class="pick" data-card="${id}">${escapeHtml(Cards.label(Cards.info(id)))}</button>`).join("");
+    sp.innerHTML = ids.map(id => `<button class="pick" type="button" data-card="${id}" title="${id}">${escapeHtml(Cards.label(Cards.info(id)))}</button>`).join("");
   }
-  sp.querySelectorAll("button").forEach(b => b.classList.toggle("sel", b.dataset.card === picked));
+  sp.querySelectorAll("button").forEach(b => b.classList.toggle("sel", tray.includes(b.dataset.card)));
   const pk = $("picked");
   pk.innerHTML = "";
-  if (picked) pk.appendChild(Cards.element(picked));
-  else pk.textContent = "pick a card";
+  if (!tray.length) pk.textContent = multiNow(currentActions) ? "pick the cards" : "pick a card";
+  tray.forEach((id, i) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "tray-card"; b.dataset.index = i; b.title = `${id}: tap to take it out`;
+    b.appendChild(Cards.element(id));
+    pk.appendChild(b);
+  });
+  $("multi").setAttribute("aria-pressed", multiNow(currentActions) ? "true" : "false");
+  $("multi").classList.toggle("sel", multiNow(currentActions));
 }
 
+function pickCard(id) {
+  if (multiNow(currentActions)) tray.push(id); else tray = [id];
+  renderPicker();
+  toast("info", `picked: ${tray.join(", ")}`);
+}
+
+// -- the rule set's host actions -------------------------------------------------------------------------
+function valueAt(s, path) {
+  if (typeof path !== "string") return path;
+  let v = s;
+  for (const k of path.split(".")) { if (v === null || v === undefined) return undefined; v = v[k]; }
+  return v;
+}
+function maxOf(input) {
+  if (input.maximum === undefined || input.maximum === null) return null;
+  const m = typeof input.maximum === "number" ? input.maximum : valueAt(state, input.maximum);
+  return typeof m === "number" ? m : null;
+}
+
+function visibleActions(s) {
+  const info = rulesInfo[s.rules];
+  if (!info) return [];
+  return info.host_actions.filter(a => {
+    if (s.phase === "setup" || s.phase === "over") return false;
+    if (a.phases.length && !a.phases.includes(s.phase)) return false;
+    return (a.when || []).every(c => c.values.includes(valueAt(s, c.path)));
+  });
+}
+
+function seatOptions(optional) {
+  return (optional ? `<option value="">— nobody named</option>` : `<option value="">— choose</option>`) +
+    (state.players || []).map((p, i) => `<option value="${i}">${escapeHtml(p.name)}</option>`).join("");
+}
+
+// An "at any time" action has its own player picker: the shared one follows the moment.
+function kindOf(a, inp) { return inp.kind === "player" && a.section === "anytime" ? "seat" : inp.kind; }
+
+function actionHtml(a) {
+  const parts = [];
+  let sends = `<button type="button" class="act ${a.style || ""}" id="act-${a.id}" data-action="${a.id}">${escapeHtml(a.label)}</button>`;
+  for (const inp of a.inputs) {
+    const id = `in-${a.id}-${inp.field}`, kind = kindOf(a, inp);
+    if (kind === "seat") parts.push(`<label>${escapeHtml(inp.label || inp.field)} <select id="${id}" data-field="${inp.field}">${seatOptions(inp.optional)}</select></label>`);
+    else if (inp.kind === "count") parts.push(`<input id="${id}" type="number" inputmode="numeric" min="${inp.minimum || 0}" max="99" aria-label="${escapeHtml(inp.label || inp.field)}" class="count-input">`);
+    else if (inp.kind === "flag") parts.push(`<label class="toggle"><input type="checkbox" id="${id}" ${inp.default ? "checked" : ""}> ${escapeHtml(inp.label || inp.field)}</label>`);
+    else if (inp.kind === "color") {
+      const colors = (Cards.deck && Cards.deck.colors) || ["red", "yellow", "green", "blue"];
+      sends = `<span class="act-label">${escapeHtml(a.label)}</span>` + colors.map(c =>
+        `<button type="button" class="colorpick act" id="act-${a.id}-${c}" data-action="${a.id}" data-value="${c}" style="background:${Cards.colorInfo(c).hex}">${Cards.shapeSvg(c)}${c}</button>`).join("");
+    } else if (inp.kind === "choice") {
+      sends = `<span class="act-label">${escapeHtml(a.label)}</span>` + inp.choices.map(c =>
+        `<button type="button" class="act ${a.style || ""}" id="act-${a.id}-${c.value}" data-action="${a.id}" data-value="${escapeHtml(c.value)}">${escapeHtml(c.label)}</button>`).join("");
+    }
+  }
+  return `<div class="action" data-id="${a.id}"><div class="row">${sends}${parts.join("")}</div>` +
+         `<div class="help">${escapeHtml(a.help)}</div></div>`;
+}
+
+function renderHost(s) {
+  $("host").hidden = false;
+  $("dock").hidden = false;
+  document.body.classList.add("has-dock");
+  $("host-login").hidden = true;
+  const players = s.players || [];
+  const acts = visibleActions(s);
+  currentActions = acts;
+  // A card's question to its user first, then the turn's actions; "at any time" ones are folded.
+  const now = acts.filter(a => a.section === "decision").concat(acts.filter(a => a.section === "turn"));
+  const any = acts.filter(a => a.section === "anytime");
+  const key = `${s.rules}|${s.phase}|${acts.map(a => a.id).join(",")}|${players.map(p => p.name).join(",")}`;
+  if (key !== actionsKey) {
+    actionsKey = key;
+    $("actions").innerHTML = now.map(actionHtml).join("") ||
+      `<div class="help">${s.phase === "over" ? "The game is over." : s.phase === "setup" ? "No game yet: create one in the lobby." : "Nothing to do here now."}</div>`;
+    $("actions-anytime").innerHTML = any.map(actionHtml).join("");
+    $("anytime-fold").hidden = !any.length;
+  }
+  // The defaults follow the game until the host changes an input.
+  const recent = id => Date.now() - (touched[id] || 0) < 15000;
+  for (const a of acts) for (const inp of a.inputs) {
+    const el = $(`in-${a.id}-${inp.field}`);
+    if (!el || recent(el.id)) continue;
+    if (kindOf(a, inp) === "seat") {
+      const d = valueAt(s, inp.default);
+      el.value = typeof d === "number" ? String(d) : "";
+    } else if (inp.kind === "count") {
+      const d = valueAt(s, inp.default);
+      el.value = typeof d === "number" && d >= (inp.minimum || 0) && d > 0 ? d : (inp.minimum || 1);
+    }
+  }
+  // The shared player picker: the seat the first action of the moment waits for.
+  const who = $("who");
+  const html = players.map((p, i) => `<option value="${i}">${escapeHtml(p.name)}</option>`).join("");
+  if (who.dataset.html !== html) { who.innerHTML = html; who.dataset.html = html; }
+  const usesWho = now.some(a => a.inputs.some(i => i.kind === "player"));
+  $("who-row").hidden = !usesWho;
+  if (Date.now() - whoTouched > 15000) {
+    const first = now.flatMap(a => a.inputs).find(i => i.kind === "player");
+    let d = first ? valueAt(s, first.default) : s.current_player;
+    if (typeof d !== "number") d = s.current_player;
+    if (typeof d === "number") who.value = String(d);
+  }
+  $("chooser").hidden = !acts.some(a => a.inputs.some(i => i.kind === "cards" || i.kind === "card"));
+  renderPicker();
+  const waiting = s.waiting_for && s.phase !== "over" ? `Now: ${s.waiting_for}` : s.phase === "over" ? "The game is over." : "";
+  $("host-waiting").textContent = waiting;
+  const last = (s.log || []).at(-1);
+  $("undo-what").textContent = last ? last.summary : "nothing to undo";
+  $("do-undo").disabled = !last;
+  $("fix-row").hidden = !(last && ["play", "flip"].includes(last.event.type) && s.phase !== "over");
+  $("new-game-row").hidden = s.phase !== "over";
+}
+
+// Builds the event of an action from its inputs; returns [event, words] or [null, why not].
+function buildEvent(a, value) {
+  const ev = {type: a.event, ...a.fixed};
+  const words = [a.label];
+  for (const inp of a.inputs) {
+    const el = $(`in-${a.id}-${inp.field}`), kind = kindOf(a, inp);
+    if (kind === "player") ev[inp.field] = parseInt($("who").value, 10);
+    else if (kind === "seat") {
+      if (el.value === "") {
+        if (inp.optional) continue;
+        return [null, `${a.label}: choose ${inp.label || inp.field} first`];
+      }
+      ev[inp.field] = parseInt(el.value, 10);
+      words.push(`${inp.label || inp.field}: ${nameOf(ev[inp.field])}`);
+    } else if (inp.kind === "count") {
+      const n = Number(el.value);
+      if (!Number.isInteger(n) || n < (inp.minimum || 0)) return [null, `${a.label}: ${inp.label || inp.field} is a whole number from ${inp.minimum || 0}`];
+      ev[inp.field] = n; words.push(String(n));
+    } else if (inp.kind === "flag") ev[inp.field] = el.checked;
+    else if (inp.kind === "color" || inp.kind === "choice") {
+      ev[inp.field] = value;
+      const c = (inp.choices || []).find(c => c.value === value);
+      words.push(c ? c.label : value);
+    } else if (inp.kind === "card") {
+      if (tray.length !== 1) return [null, tray.length ? `${a.label}: pick one card, not ${tray.length}` : `${a.label}: pick the card first`];
+      ev[inp.field] = tray[0]; words.push(tray[0]);
+    } else if (inp.kind === "cards") {
+      const lo = inp.minimum || 1, hi = maxOf(inp);
+      if (tray.length < lo) {
+        const what = inp.symbols ? ` (${inp.symbols.join(", ")})` : "";
+        return [null, lo === 1 ? `${a.label}: pick the card first` : `${a.label}: pick ${lo} cards${what}, ${tray.length} picked so far (the chooser now adds cards)`];
+      }
+      if (hi !== null && tray.length > hi) return [null, `${a.label}: at most ${hi} card${hi === 1 ? "" : "s"} here, ${tray.length} picked (tap a picked card to take it out)`];
+      ev[inp.field] = tray.slice(); words.push(tray.join(", "));
+    }
+  }
+  return [ev, words.join(" ")];
+}
+
+async function runAction(id, value) {
+  const a = currentActions.find(x => x.id === id);
+  if (!a) return;
+  const [ev, words] = buildEvent(a, value);
+  if (!ev) {
+    ++tapSeq;
+    toast("bad", words);
+    const need = a.inputs.find(i => i.kind === "cards" && (i.minimum || 1) > 1);
+    if (need) { multi = true; renderPicker(); }
+    return;
+  }
+  const v = await send(ev, words);
+  if (v && v.accepted) { tray = []; multi = false; renderPicker(); }
+}
+
+// -- token recovery ------------------------------------------------------------------------------------
+function showTokenRefused() {
+  $("auth-note").hidden = false;
+  $("auth-text").textContent = "The server refuses this browser's host token: every change will be refused. " +
+    "It changes when the server restarts without --host-token. Paste the new token, or the host link the server printed:";
+}
+
+async function useToken(form) {
+  const input = form.querySelector(".token-input");
+  const value = HostToken.parse(input.value);
+  if (!value) { ++tapSeq; toast("bad", "paste the host token first"); input.focus(); return; }
+  const answer = await HostToken.check(value);
+  if (answer === "refused") {
+    $("dock").hidden = false; toast("bad", "that token is refused too: check the host link the server printed at start");
+    return;
+  }
+  if (answer === "unreachable") { $("dock").hidden = false; toast("bad", "the server cannot be reached to check the token; try again"); return; }
+  const had = token();
+  HostToken.set(value);
+  input.value = "";
+  $("auth-note").hidden = true;
+  $("dock").hidden = false;
+  toast("ok", had && had !== value ? "✓ new host token saved: it replaces the one this browser held" : "✓ host token saved: the host controls work");
+  if (!hostWired) wireHost();
+  if (state) render(state);
+}
+document.querySelectorAll("[data-token-form]").forEach(f => f.addEventListener("submit", e => { e.preventDefault(); useToken(f); }));
+
+// -- wiring ----------------------------------------------------------------------------------------------
 function wireHost() {
+  hostWired = true;
   $("who").addEventListener("change", () => { whoTouched = Date.now(); });
+  for (const box of [$("actions"), $("actions-anytime")]) {
+    box.addEventListener("click", e => {
+      const b = e.target.closest("button[data-action]"); if (!b) return;
+      runAction(b.dataset.action, b.dataset.value);
+    });
+    box.addEventListener("change", e => { if (e.target.id) touched[e.target.id] = Date.now(); });
+    box.addEventListener("input", e => { if (e.target.id) touched[e.target.id] = Date.now(); });
+  }
   $("colorpicks").addEventListener("click", e => {
     const b = e.target.closest("button"); if (!b) return;
     pickColor = b.dataset.color; renderPicker();
   });
   $("symbolpicks").addEventListener("click", e => {
     const b = e.target.closest("button"); if (!b) return;
-    picked = b.dataset.card; renderPicker();
+    pickCard(b.dataset.card);
   });
-  const need = () => { if (!picked) { $("result").className = "result bad"; $("result").textContent = "pick a card first"; } return picked; };
-  $("do-play").addEventListener("click", () => {
-    if (!need()) return;
-    const ev = {type: "play", player: seat(), cards: [picked]};
-    if ($("jumpin").checked) ev.announced = true;
-    send(ev).then(v => { if (v && v.accepted) $("jumpin").checked = false; });
+  $("picked").addEventListener("click", e => {
+    const b = e.target.closest("button.tray-card"); if (!b) return;
+    const gone = tray.splice(parseInt(b.dataset.index, 10), 1);
+    renderPicker();
+    toast("info", `taken out: ${gone[0]}`);
   });
-  $("do-flip").addEventListener("click", () => { if (need()) send({type: "flip", card: picked}); });
+  $("multi").addEventListener("click", () => {
+    multi = !multiNow(currentActions);
+    renderPicker();
+    toast("info", multi ? "each card picked is added (for a double, a GIVE of two, a hand shown)" : "a card picked replaces the one before");
+  });
+  $("clear-picked").addEventListener("click", () => { tray = []; renderPicker(); toast("info", "no card picked"); });
   $("do-fix").addEventListener("click", async () => {
     // A misread card: take the last play back and play the right card for the same player.
-    if (!need()) return;
     const last = (state.log || []).at(-1);
-    if (!last || !["play", "flip"].includes(last.event.type)) {
-      $("result").className = "result bad"; $("result").textContent = "the last event is not a play or a flip"; return;
-    }
-    const fixed = last.event.type === "flip" ? {type: "flip", card: picked}
-                                              : {...last.event, cards: [picked]};
-    const undone = await send({type: "undo"});
+    if (!last || !["play", "flip"].includes(last.event.type)) { ++tapSeq; toast("bad", "the last event is not a play or a flip"); return; }
+    if (tray.length !== 1) { ++tapSeq; toast("bad", "Fix misread card: pick the right card first"); return; }
+    const fixed = last.event.type === "flip" ? {type: "flip", card: tray[0]} : {...last.event, cards: [tray[0]]};
+    const undone = await send({type: "undo"}, "undo the misread card");
     if (!undone || !undone.accepted) return;
-    const v = await send(fixed);
+    const v = await send(fixed, `play ${tray[0]} instead`);
     if (v && !v.accepted) $("result").textContent += " (the misread play stays undone)";
+    else if (v) { tray = []; renderPicker(); }
   });
-  $("do-draw").addEventListener("click", () => send({type: "draw", player: seat(), count: parseInt($("draw-count").value, 10) || 1}));
-  $("do-pass").addEventListener("click", () => send({type: "pass", player: seat()}));
-  $("do-challenge").addEventListener("click", () => send({type: "challenge", player: seat()}));
-  $("namecolor").addEventListener("click", e => {
-    const b = e.target.closest("button"); if (!b) return;
-    send({type: "choose_color", player: seat(), color: b.dataset.name});
+  $("do-undo").addEventListener("click", () => send({type: "undo"}, "undo"));
+  $("do-new-game").addEventListener("click", async () => {
+    const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/events`).then(r => r.json()).catch(() => null);
+    const setup = r && (r.events || []).find(e => e.type === "setup");
+    if (!setup) { ++tapSeq; toast("bad", "this table's setup cannot be read; nothing changed"); return; }
+    const {event_id, ...again} = setup;
+    send(again, "start another game");
   });
-  $("do-call").addEventListener("click", () => send({type: "call", caller: parseInt($("caller").value, 10), target: parseInt($("target").value, 10)}));
-  $("do-reveal").addEventListener("click", () => {
-    const cards = $("reveal-cards").value.split(/[\s,]+/).filter(Boolean);
-    send({type: "reveal", player: seat(), cards});
-  });
-  $("do-undo").addEventListener("click", () => send({type: "undo"}));
   $("do-json").addEventListener("click", () => {
     let ev;
-    try { ev = JSON.parse($("json").value); } catch (e) {
-      $("result").className = "result bad"; $("result").textContent = `not JSON: ${e.message}`; return;
-    }
-    send(ev);
+    try { ev = JSON.parse($("json").value); } catch (e) { ++tapSeq; toast("bad", `not JSON: ${e.message}`); return; }
+    send(ev, "event");
   });
   const join = `${location.origin}/t/${encodeURIComponent(TABLE)}`;
   $("join").href = join; $("join").textContent = join;
@@ -225,18 +478,23 @@ function wireHost() {
 }
 
 async function checkToken() {
-  const r = await fetch("/api/auth", {headers: {"Authorization": `Bearer ${token()}`}}).catch(() => null);
-  const note = $("auth-note");
-  if (r && r.status === 401) {
-    note.hidden = false;
-    note.textContent = "This browser's host token is not the server's: changes will be refused. Open the host link again.";
-  } else note.hidden = true;
+  const answer = await HostToken.check();
+  if (answer === "refused") showTokenRefused();
+  else $("auth-note").hidden = true;
 }
 
 // -- start -------------------------------------------------------------------------------------------
 (async function start() {
-  const info = await fetch(`/api/tables/${encodeURIComponent(TABLE)}`).then(r => r.json()).catch(() => ({}));
+  const [info, rules] = await Promise.all([
+    fetch(`/api/tables/${encodeURIComponent(TABLE)}`).then(r => r.json()).catch(() => ({})),
+    fetch("/api/rules").then(r => r.json()).catch(() => ({rules: []}))]);
+  for (const r of rules.rules || []) rulesInfo[r.id] = r;
   await Cards.load(info.deck);
+  if (fromLink && fromLink.replaced) {
+    $("token-note").hidden = false;
+    $("token-note").textContent = "The host link's token replaced the one this browser held before.";
+  }
   if (token()) { wireHost(); checkToken(); }
-  followTable(TABLE, render, on => $("link").classList.toggle("on", on));
+  else $("host-login").hidden = false;
+  followTable(TABLE, render, onLink);
 })();
