@@ -337,3 +337,17 @@ def test_an_event_the_store_refuses_is_503_and_never_appears(tmp_path):
     store.full = False
     r = post(c, {"type": "play", "player": "Ben", "cards": ["red-7"]})     # the same play, now stored
     assert r.get_json()["verdict"]["accepted"] and r.get_json()["state"]["event_count"] == 3
+
+
+def test_timeline_lists_every_event_in_force_with_its_words_and_player(client):
+    started(client)
+    post(client, {"type": "play", "player": "Ben", "cards": ["red-7"]})
+    post(client, {"type": "play", "player": "Cy", "cards": ["blue-9"]})          # rejected: not in it
+    body = client.get("/api/tables/main/timeline").get_json()
+    entries = body["timeline"]
+    assert [e["n"] for e in entries] == list(range(1, len(entries) + 1))
+    assert entries[-1]["player"] == "Ben" and "Ben plays red-7" in entries[-1]["summary"]
+    assert entries[0]["event"]["type"] == "setup" and entries[0]["player"] is None
+    assert not any("blue-9" in e["summary"] for e in entries)
+    r = client.get("/api/tables/nowhere/timeline")
+    assert r.status_code == 404 and "no table" in r.get_json()["error"]
