@@ -327,7 +327,7 @@ function renderHost(s) {
   const last = (s.log || []).at(-1);
   $("undo-what").textContent = last ? last.summary : "nothing to undo";
   $("do-undo").disabled = !last;
-  $("fix-row").hidden = !(last && ["play", "flip"].includes(last.event.type) && s.phase !== "over");
+  $("fix-row").hidden = !(last && ["play", "flip"].includes(last.event.type) && s.phase !== "over") || $("chooser").hidden;
   $("new-game-row").hidden = s.phase !== "over";
 }
 
