@@ -1,0 +1,62 @@
+"""vision/locate/field.py: a card whose outer edge does not stand out (white margin on white paper,
+or on the white margin of the card below it in a pile) is outlined from its coloured field."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.art import render_card
+from vision.locate import quad_iou
+from vision.locate.detector import _best_outline, _field_or
+from vision.locate.field import _push_out, field_outline
+from vision.locate.verify import verify_quad
+from vision.synth.scene import Canvas
+
+
+def card_on(background: int, card: str, angle: float, under: str | None = None):
+    """A 640x480 picture of `card` 150 px wide, turned by `angle`, on a plain grey level, maybe on
+    top of another card (`under`) lying askew below it; returns (image, the card's true quad)."""
+    canvas = Canvas(np.full((480, 640, 3), background, np.uint8))
+    if under:
+        canvas.place(render_card(under, "uno", size=(112, 174)), (300, 250), angle + 25, 150, under, shadow=0)
+    item = canvas.place(render_card(card, "uno", size=(112, 174)), (330, 240), angle, 150, card, shadow=0)
+    return canvas.img, item.quad
+
+
+def rough_box(quad, turn=4.0, grow=1.07):
+    """What the detector gives: a box a little turned and a little too big."""
+    c = quad.mean(0)
+    t = np.radians(turn)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    return ((quad - c) @ R.T) * grow + c
+
+
+def test_pushing_a_square_out_grows_every_side_by_the_distance():
+    sq = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    assert np.allclose(_push_out(sq, 2.0), [[-2, -2], [12, -2], [12, 12], [-2, 12]], atol=1e-4)
+
+
+@pytest.mark.parametrize("card,angle", [("red-7", 10), ("blue-skip", -35), ("green-draw2", 80), ("yellow-0", 0)])
+def test_a_card_on_white_paper_is_outlined_from_its_field(card, angle):
+    img, truth = card_on(238, card, angle)
+    box = rough_box(truth)
+    quad = field_outline(img, box)
+    assert quad is not None and quad_iou(quad, truth) > 0.9 > quad_iou(box, truth)
+
+
+@pytest.mark.parametrize("angle", [20, -50])
+def test_the_top_card_of_a_pile_is_outlined_not_the_pile(angle):
+    img, truth = card_on(60, "blue-4", angle, under="red-9")
+    box = rough_box(truth, turn=6.0)
+    quad = field_outline(img, box)
+    assert quad is not None and quad_iou(quad, truth) > 0.88
+    edges = _best_outline(img, box, 0.9)           # a white-border contour takes in the card below
+    (ok, score, _), outline, _ = _field_or(img, (box, "card", 0.9), edges)
+    assert ok and quad_iou(outline, truth) > 0.85 > quad_iou(edges[1], truth)
+
+
+def test_no_field_no_outline():
+    # a box over plain paper, or over a white blob, has no coloured field to go by
+    paper = np.full((480, 640, 3), 235, np.uint8)
+    box = np.float32([[250, 150], [400, 150], [400, 380], [250, 380]])
+    assert field_outline(paper, box) is None
