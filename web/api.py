@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from referee import MalformedEvent, all_rules, load_deck
 from referee.store import StoreError
 
-from .tables import Stopping, UnknownTable
+from .tables import Stopping, TooMany, UnknownTable
 
 log = logging.getLogger("tableref.web")
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -99,6 +99,7 @@ def describe_table(table) -> dict:
     return {"id": table.id, "rules": rules_id, "deck": deck_id,
             "players": [p["name"] for p in state["players"]], "phase": state["phase"],
             "event_count": state["event_count"], "camera": table.camera is not None,
+            "problems": list(table.problems),
             "links": {"phone": f"/t/{table.id}", "overlay": f"/t/{table.id}/overlay",
                       "camera": f"/t/{table.id}/camera", "stream": f"/api/tables/{table.id}/stream"}}
 
@@ -170,6 +171,8 @@ def post_event(table_id: str):
         return error(400, f"not an event: {e}")
     except UnknownTable as e:
         return error(404, str(e))
+    except TooMany as e:
+        return error(409, str(e))
     except StoreError as e:
         log.error("table %s: %s", table_id, e)
         return error(503, f"the event was not stored, so nothing changed; try again ({e})")

@@ -10,6 +10,8 @@ config keys (all optional):
   CAMERAS       {table id: camera source} overriding the source in a table's setup
   CAMERA_SPEED  how fast a video file source plays as a live camera (1.0: its own speed)
   HEARTBEAT_S   seconds between SSE heartbeat comments (15)
+  LIMITS        a web.tables.ServerLimits (tables per server, players per table, name and id
+                lengths); default: ServerLimits()
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from flask import Flask
 from referee.rules import get_rules
 from referee.store import SQLiteEventStore
 
-from .tables import TableRegistry
+from .tables import ServerLimits, TableRegistry
 
 log = logging.getLogger("tableref.web")
 
@@ -38,7 +40,7 @@ def create_app(config: dict | None = None) -> Flask:
     if store is None:
         data = Path(config.get("DATA_DIR") or "data")
         store = SQLiteEventStore(data / "tableref.sqlite3")
-    registry = TableRegistry(store)
+    registry = TableRegistry(store, config.get("LIMITS") or ServerLimits())
     app.extensions["tableref"] = registry
 
     registry.on_new_table = lambda table: start_camera(app, table)

@@ -16,6 +16,7 @@ from pathlib import Path
 from referee.store import SQLiteEventStore, StoreError
 
 from .app import create_app
+from .tables import ServerLimits
 from .commands.referee_cmds import parse_options
 
 MAIN = "main"
@@ -61,6 +62,16 @@ def camera_problem(source: str | None) -> str | None:
     return None
 
 
+def server_limits(args) -> ServerLimits:
+    """The limits of --max-tables, --max-players, --max-name-length and --max-id-length (defaults
+    where a command has no such flag, e.g. the demo)."""
+    d = ServerLimits()
+    return ServerLimits(max_players=getattr(args, "max_players", None) or d.max_players,
+                        max_name=getattr(args, "max_name_length", None) or d.max_name,
+                        max_tables=getattr(args, "max_tables", None) or d.max_tables,
+                        max_id=getattr(args, "max_id_length", None) or d.max_id)
+
+
 def serve(args, setup: dict | None = None, on_ready=None) -> int:
     """Runs the server until SIGTERM/SIGINT. `setup` is the first event of a new table main (default:
     from --rules, --players, --dealer, --option); `on_ready(app, registry)` runs once the links are
@@ -90,7 +101,7 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
     base = f"http://{public_host(args.host)}:{port}"
     app = create_app({"STORE": store, "HOST_TOKEN": token, "PUBLIC_URL": base,
                       "CAMERAS": {MAIN: args.camera} if args.camera else {},
-                      "CAMERA_SPEED": getattr(args, "speed", 1.0)})
+                      "CAMERA_SPEED": getattr(args, "speed", 1.0), "LIMITS": server_limits(args)})
     late.app = app
     registry = app.extensions["tableref"]
 

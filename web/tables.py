@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 
 from referee import Game, MalformedEvent, Verdict
 from referee.events import validate
+from referee.limits import Limits, check_values
 from referee.store import EventStore, StoreError
 
 log = logging.getLogger("tableref.web")
 
-TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 LOG_TAIL = 12     # entries of the recent-events log pushed with the state
 EVENT_ID = "event_id"   # optional client key: a retried event with a stored key is not applied twice
 EVENT_ID_MAX = 100
@@ -28,6 +29,31 @@ EVENT_ID_MAX = 100
 
 class UnknownTable(LookupError):
     pass
+
+
+class TooMany(RuntimeError):
+    """A server limit (tables per server) would be passed: nothing was created."""
+
+
+@dataclass(frozen=True)
+class ServerLimits(Limits):
+    max_tables: int = 100
+    max_id: int = 40
+
+
+def replay_safely(events: list[dict]) -> tuple[Game, list[str]]:
+    """A Game rebuilt from stored events, skipping any event that can no longer be replayed
+    (an error raised by the referee, e.g. poison stored by an older version), with a line in
+    words for each one skipped: the table opens at the last good state instead of not at all."""
+    game, problems = Game(), []
+    for n, event in enumerate(events, 1):
+        try:
+            game.submit(event)
+        except Exception as e:          # noqa: BLE001 - any failure of one event must not stop the table
+            kind = event.get("type") if isinstance(event, dict) else None
+            problems.append(f"stored event {n} ({kind or 'not an event'}) cannot be replayed and was skipped: "
+                            f"{type(e).__name__}: {str(e)[:200]}")
+    return game, problems
 
 
 class Stopping(RuntimeError):
@@ -53,6 +79,7 @@ class Table:
     message_id: int = 0                         # its event_count, the SSE id
     camera: object | None = None                # a web.camera.CameraFeed when one runs
     event_ids: dict[str, int] = field(default_factory=dict)   # stored event_id -> its place in the log (1, 2, ...)
+    problems: list[str] = field(default_factory=list)         # stored events skipped at load (see replay_safely)
 
     def remember(self, event: dict) -> None:
         """Notes a stored event (the last of `stored`) under its client key, if it has one."""
@@ -73,12 +100,15 @@ class Table:
         state = self.game.to_dict()
         state["table"] = self.id
         state["log"] = self.recent_log()
+        if self.problems:
+            state["problems"] = self.problems
         return state
 
 
 class TableRegistry:
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, limits: ServerLimits | None = None):
         self.store = store
+        self.limits = limits or ServerLimits()
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()          # guards self.tables and self._pending
         self._pending: dict[str, Table] = {}   # new tables whose setup is being judged
@@ -87,13 +117,18 @@ class TableRegistry:
         self._streams_lock = threading.Lock()
         self.on_new_table = None               # callback(table), e.g. to start its camera
         for table_id in store.tables():
-            self._load(table_id)
+            try:
+                self._load(table_id)
+            except Exception:           # noqa: BLE001 - one table that cannot load leaves the others running
+                log.exception("table %s cannot be loaded from the store; the other tables run", table_id)
 
     # -- lookup -------------------------------------------------------------------------------
     def _load(self, table_id: str) -> Table:
         stored = self.store.events(table_id)
-        game = Game.replay(stored)
-        table = Table(table_id, game, [])
+        game, problems = replay_safely(stored)
+        table = Table(table_id, game, [], problems=problems)
+        for line in problems:
+            log.error("table %s: %s; it opens at the state after the events that replay", table_id, line)
         for event in stored:
             table.stored.append(event)
             table.remember(event)
@@ -121,6 +156,7 @@ class TableRegistry:
             raise Stopping("the server is shutting down")
         validate(event)
         check_event_id(event)
+        check_values(event, self.limits)
         table = self.tables.get(table_id)
         if table is None:
             table = self._create(table_id, event)
@@ -142,12 +178,14 @@ class TableRegistry:
                     self.store.append(table_id, event)
                 except StoreError:
                     # Not stored, so not acknowledged: the game goes back to the stored log.
-                    table.game = Game.replay(table.stored)
+                    table.game = replay_safely(table.stored)[0]
                     raise
                 table.stored.append(event)
                 table.remember(event)
             if created:
                 if not verdict.accepted:
+                    with self._lock:
+                        self._pending.pop(table_id, None)     # a refused setup leaves no table behind
                     return Submission(verdict, table.game.to_dict())
                 with self._lock:
                     self.tables[table_id] = table
@@ -158,12 +196,16 @@ class TableRegistry:
         return Submission(verdict, state)
 
     def _create(self, table_id: str, event: dict) -> Table:
-        if not TABLE_ID.match(table_id):
-            raise UnknownTable(f"there is no table {table_id!r} (a new table's id is 1 to 40 lower-case "
-                               f"letters, digits and hyphens)")
+        max_id = self.limits.max_id
+        if not TABLE_ID.match(table_id) or len(table_id) > max_id:
+            raise UnknownTable(f"there is no table {table_id[:max_id]!r} (a new table's id is 1 to {max_id} lower-case "
+                               f"letters, digits and hyphens, starting with a letter or digit)")
         if event.get("type") != "setup":
             raise UnknownTable(f"there is no table {table_id!r}; post a setup event to create it")
         with self._lock:
+            if table_id not in self._pending and len(self.tables) + len(self._pending) >= self.limits.max_tables:
+                raise TooMany(f"this server already runs {len(self.tables)} tables (at most {self.limits.max_tables}; "
+                              f"`tableref serve --max-tables N` raises it); no table was created")
             # Not listed until its setup is accepted and stored (see submit); two setups racing
             # for the same new id share one Table, so its lock puts them in order.
             table = self.tables.get(table_id) or self._pending.get(table_id)
@@ -217,4 +259,5 @@ def check_event_id(event: dict) -> None:
         raise MalformedEvent(f"{EVENT_ID} must be a string of 1 to {EVENT_ID_MAX} printable characters")
 
 
-__all__ = ["MalformedEvent", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "UnknownTable"]
+__all__ = ["MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
+           "UnknownTable", "replay_safely"]

@@ -18,7 +18,17 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--data", default="data", help="folder of the event store (default ./data)")
     p.add_argument("--host-token", help="the host's token (default: TABLEREF_HOST_TOKEN, or a new random one)")
+    add_limit_flags(p)
     p.set_defaults(run=run_serve)
+
+
+def add_limit_flags(p) -> None:
+    """The server's limits (issue 17), each with a default that fits a game night."""
+    g = p.add_argument_group("limits")
+    g.add_argument("--max-tables", type=int, default=100, metavar="N", help="tables this server runs at most (default 100)")
+    g.add_argument("--max-players", type=int, default=20, metavar="N", help="players at one table at most (default 20)")
+    g.add_argument("--max-name-length", type=int, default=40, metavar="N", help="characters of a player's name at most (default 40)")
+    g.add_argument("--max-id-length", type=int, default=40, metavar="N", help="characters of a table id at most (default 40)")
 
 
 def run_serve(args) -> int:
