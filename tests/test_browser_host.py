@@ -517,3 +517,29 @@ def test_phones_say_connection_lost_in_words_when_the_server_stops(browser, tmp_
     page.wait_for_selector("#offline:not([hidden])", timeout=WAIT)
     assert "Connection lost" in page.inner_text("#offline") and "retrying" in page.inner_text("#offline")
     ctx.close()
+
+
+# -- issue 17: every tap is a command with an event_id and the version it was made against -------------
+def test_host_taps_carry_an_event_id_and_a_tap_on_a_moved_on_table_is_refused(server, browser):
+    table = "fresh-taps"
+    new_table(server, table, "ono")
+    server.post({"type": "flip", "card": "red-5"}, table=table)
+    ctx, page = host(browser, server, table)
+    pick(page, "red-7")
+    ok(page, server, table, "#act-play")
+    with urllib.request.urlopen(f"{server.base}/api/tables/{table}/events", timeout=10) as r:
+        last = json.load(r)["events"][-1]
+    assert last["type"] == "play" and len(last["event_id"]) > 24            # session-seq, not stored otherwise
+    assert not {"version", "session", "sent_ms", "ttl_ms"} & set(last)
+    # Another host (the camera, a second phone) changes the table; this page still shows the old
+    # version when its undo is tapped: refused, with what came first, nothing changed.
+    # (the page's next command is made against the version it shows now, as if its stream lagged)
+    page.evaluate("window.__v = knownVersion; const w = Command.wrap.bind(Command); "
+                  "Command.wrap = (e, v) => w(e, window.__v)")
+    server.post({"type": "draw", "player": "Cy", "count": 1}, table=table)
+    n = server.state(table)["event_count"]
+    kind, text = tap(page, "#do-undo")
+    assert kind == "bad" and "moved on" in text and "Cy draws" in text, text
+    assert server.state(table)["event_count"] == n
+    assert not [e for e in page.errors if "409" not in e], page.errors
+    ctx.close()

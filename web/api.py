@@ -178,10 +178,10 @@ def post_event(table_id: str):
         return error(503, f"the event was not stored, so nothing changed; try again ({e})")
     except Stopping as e:
         return error(503, f"{e}; nothing changed")
-    body = {"verdict": result.verdict.to_dict(), "state": result.state}
-    if result.duplicate:
-        body["duplicate"] = True
-    return jsonify(body)
+    response = jsonify(result.body())
+    if result.refused:
+        response.status_code = 409      # not judged: stale (the table moved on) or late (waited too long)
+    return response
 
 
 # -- live push ----------------------------------------------------------------------------------------

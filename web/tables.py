@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from referee import Game, MalformedEvent, Verdict
@@ -25,6 +28,12 @@ TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 LOG_TAIL = 12     # entries of the recent-events log pushed with the state
 EVENT_ID = "event_id"   # optional client key: a retried event with a stored key is not applied twice
 EVENT_ID_MAX = 100
+# Fields a client sends with a command, not part of the event: never stored (see `take_meta`).
+VERSION, SESSION, SENT_MS, TTL_MS = "version", "session", "sent_ms", "ttl_ms"
+META = (VERSION, SESSION, SENT_MS, TTL_MS)
+TTL_DEFAULT_MS = 8000       # a command with a session and sent_ms but no ttl_ms waits at most this long
+ANSWERS_KEPT = 2000         # answers remembered per table for event_ids seen again (in memory)
+SESSIONS_KEPT = 4096        # clock baselines remembered per server
 
 
 class UnknownTable(LookupError):
@@ -41,19 +50,60 @@ class ServerLimits(Limits):
     max_id: int = 40
 
 
-def replay_safely(events: list[dict]) -> tuple[Game, list[str]]:
+def replay_safely(events: list[dict], summaries: list[str] | None = None) -> tuple[Game, list[str]]:
     """A Game rebuilt from stored events, skipping any event that can no longer be replayed
     (an error raised by the referee, e.g. poison stored by an older version), with a line in
-    words for each one skipped: the table opens at the last good state instead of not at all."""
+    words for each one skipped: the table opens at the last good state instead of not at all.
+    `summaries`, if given, receives the referee's words for each stored event."""
     game, problems = Game(), []
     for n, event in enumerate(events, 1):
         try:
-            game.submit(event)
+            verdict = game.submit(event)
+            words = verdict.reason
         except Exception as e:          # noqa: BLE001 - any failure of one event must not stop the table
             kind = event.get("type") if isinstance(event, dict) else None
             problems.append(f"stored event {n} ({kind or 'not an event'}) cannot be replayed and was skipped: "
                             f"{type(e).__name__}: {str(e)[:200]}")
+            words = f"stored event {n} (skipped)"
+        if summaries is not None:
+            summaries.append(words)
     return game, problems
+
+
+@dataclass
+class Meta:
+    """What a client says about a command besides the event: the table version it was made
+    against, and when it was sent (its session's own clock) and how long it may wait."""
+    version: int | None = None
+    session: str | None = None
+    sent_ms: float | None = None
+    ttl_ms: float = TTL_DEFAULT_MS
+
+
+def take_meta(event: dict) -> Meta:
+    """Removes the command's meta fields from the event (they are not stored) and checks them."""
+    meta = Meta()
+    if VERSION in event:
+        v = event.pop(VERSION)
+        if type(v) is not int or not 0 <= v <= 2 ** 53:
+            raise MalformedEvent(f"{VERSION} must be the table's version the command was made against (a whole number >= 0)")
+        meta.version = v
+    if SESSION in event:
+        v = event.pop(SESSION)
+        if not isinstance(v, str) or not 1 <= len(v) <= EVENT_ID_MAX or not v.isprintable():
+            raise MalformedEvent(f"{SESSION} must be a string of 1 to {EVENT_ID_MAX} printable characters")
+        meta.session = v
+    for name in (SENT_MS, TTL_MS):
+        if name in event:
+            v = event.pop(name)
+            if type(v) not in (int, float) or not math.isfinite(v) or not 0 <= v <= 2 ** 53:
+                raise MalformedEvent(f"{name} must be a number of milliseconds >= 0")
+            setattr(meta, name, v)
+    if (meta.sent_ms is None) != (meta.session is None):
+        raise MalformedEvent(f"{SENT_MS} and {SESSION} go together (the time is on that session's clock)")
+    if not 100 <= meta.ttl_ms <= 600_000:
+        raise MalformedEvent(f"{TTL_MS} must be between 100 and 600000 milliseconds")
+    return meta
 
 
 class Stopping(RuntimeError):
@@ -64,7 +114,19 @@ class Stopping(RuntimeError):
 class Submission:
     verdict: Verdict
     state: dict
-    duplicate: bool = False                     # the event_id was stored before: nothing changed
+    duplicate: bool = False                     # the event_id was seen before: nothing changed
+    version: int = 0                            # the table's version after this (its stored events)
+    refused: str | None = None                  # "stale" or "late": not judged at all (see docs/api.md)
+    message: str | None = None                  # why, in words, when refused
+    meanwhile: list[str] = field(default_factory=list)   # what was stored since the command's version
+
+    def body(self) -> dict:
+        body = {"verdict": self.verdict.to_dict(), "state": self.state, "version": self.version}
+        if self.refused:
+            body.update(error=self.message, refused=self.refused, meanwhile=self.meanwhile)
+        if self.duplicate:
+            body["duplicate"] = True
+        return body
 
 
 @dataclass
@@ -74,12 +136,19 @@ class Table:
     stored: list[dict]                          # the accepted events, as in the store
     lock: threading.Lock = field(default_factory=threading.Lock)
     changed: threading.Condition = field(default_factory=threading.Condition)
-    version: int = 0                            # bumped on every push (rejections too)
+    pushes: int = 0                             # bumped on every push (rejections too)
     message: str = ""                           # the latest pushed payload, JSON text
     message_id: int = 0                         # its event_count, the SSE id
     camera: object | None = None                # a web.camera.CameraFeed when one runs
     event_ids: dict[str, int] = field(default_factory=dict)   # stored event_id -> its place in the log (1, 2, ...)
     problems: list[str] = field(default_factory=list)         # stored events skipped at load (see replay_safely)
+    summaries: list[str] = field(default_factory=list)        # the referee's words for each stored event
+    answers: OrderedDict = field(default_factory=OrderedDict) # event_id -> the first answer (Submission)
+
+    @property
+    def version(self) -> int:
+        """Bumped by every stored event (undos too), never taken back: what a command is made against."""
+        return len(self.stored)
 
     def remember(self, event: dict) -> None:
         """Notes a stored event (the last of `stored`) under its client key, if it has one."""
@@ -100,6 +169,7 @@ class Table:
         state = self.game.to_dict()
         state["table"] = self.id
         state["log"] = self.recent_log()
+        state["version"] = self.version
         if self.problems:
             state["problems"] = self.problems
         return state
@@ -116,6 +186,7 @@ class TableRegistry:
         self.open_streams = 0                  # streams being served now (for a clean stop)
         self._streams_lock = threading.Lock()
         self.on_new_table = None               # callback(table), e.g. to start its camera
+        self._clocks: OrderedDict[str, float] = OrderedDict()   # session -> smallest (our ms - its sent_ms)
         for table_id in store.tables():
             try:
                 self._load(table_id)
@@ -125,8 +196,9 @@ class TableRegistry:
     # -- lookup -------------------------------------------------------------------------------
     def _load(self, table_id: str) -> Table:
         stored = self.store.events(table_id)
-        game, problems = replay_safely(stored)
-        table = Table(table_id, game, [], problems=problems)
+        summaries: list[str] = []
+        game, problems = replay_safely(stored, summaries)
+        table = Table(table_id, game, [], problems=problems, summaries=summaries)
         for line in problems:
             log.error("table %s: %s; it opens at the state after the events that replay", table_id, line)
         for event in stored:
@@ -150,11 +222,19 @@ class TableRegistry:
     def submit(self, table_id: str, event) -> Submission:
         """Judges one event, stores it if accepted, wakes the streams, and returns the verdict.
 
+        A command may carry, besides the event, `event_id` (a retry of the same id gets the first
+        answer again and changes nothing), `version` (the table's version it was made against: if
+        the table has moved on since, it is refused as "stale" with what happened meanwhile) and
+        `session` + `sent_ms` (+ `ttl_ms`): a command that waited longer than ttl_ms before its turn
+        is refused as "late", not carried out. See docs/api.md.
+
         Raises MalformedEvent (not an event), UnknownTable (no such table and the event is not a
-        setup that creates it), StoreError (not stored: nothing changed) or Stopping."""
+        setup that creates it), TooMany, StoreError (not stored: nothing changed) or Stopping."""
         if self.stopping.is_set():
             raise Stopping("the server is shutting down")
         validate(event)
+        event = dict(event)
+        meta = take_meta(event)
         check_event_id(event)
         check_values(event, self.limits)
         table = self.tables.get(table_id)
@@ -165,13 +245,24 @@ class TableRegistry:
             if table_id not in self.tables:        # a setup that lost the race to create it
                 created = True
             key = event.get(EVENT_ID)
-            if key is not None and key in table.event_ids:
-                # A client retrying an event whose answer it never got (a dropped connection, a
-                # restarted server): it was stored, so it is acknowledged again, never applied twice.
-                n = table.event_ids[key]
-                verdict = Verdict(table.game.submitted, event["type"], True,
-                                  f"already stored as event {n} of this table (event_id {key!r}); nothing changed")
-                return Submission(verdict, table.game.to_dict(), duplicate=True)
+            if key is not None:
+                # The same tap again (a retry after a lost answer, a double send, a restarted
+                # server): the first answer again, never applied twice.
+                first = table.answers.get(key)
+                if key in table.event_ids:
+                    n = table.event_ids[key]
+                    note = f"already stored as event {n} of this table (event_id {key!r}); nothing changed"
+                    verdict = (Verdict(first.verdict.index, first.verdict.type, True, f"{first.verdict.reason} ({note})",
+                                       first.verdict.effects, first.verdict.player) if first is not None
+                               else Verdict(table.game.submitted, event["type"], True, note))
+                    return Submission(verdict, table.game.to_dict(), duplicate=True, version=table.version)
+                if first is not None:
+                    return Submission(first.verdict, table.game.to_dict(), True, table.version,
+                                      first.refused, first.message, first.meanwhile)
+            refusal = self._refusal(table, event, meta)
+            if refusal is not None:
+                self._remember_answer(table, key, refusal)
+                return refusal
             verdict = table.game.submit(event)
             if verdict.accepted:
                 try:
@@ -181,19 +272,65 @@ class TableRegistry:
                     table.game = replay_safely(table.stored)[0]
                     raise
                 table.stored.append(event)
+                table.summaries.append(verdict.reason)
                 table.remember(event)
             if created:
                 if not verdict.accepted:
                     with self._lock:
                         self._pending.pop(table_id, None)     # a refused setup leaves no table behind
-                    return Submission(verdict, table.game.to_dict())
+                    return Submission(verdict, table.game.to_dict(), version=table.version)
                 with self._lock:
                     self.tables[table_id] = table
                     self._pending.pop(table_id, None)
             state = self._publish(table)
+            result = Submission(verdict, state, version=table.version)
+            self._remember_answer(table, key, result)
         if created and self.on_new_table is not None:
             self.on_new_table(table)
-        return Submission(verdict, state)
+        return result
+
+    @staticmethod
+    def _remember_answer(table: Table, key, result: Submission) -> None:
+        if key is None:
+            return
+        table.answers[key] = result
+        while len(table.answers) > ANSWERS_KEPT:
+            table.answers.popitem(last=False)
+
+    def _refusal(self, table: Table, event: dict, meta: Meta) -> Submission | None:
+        """A "late" or "stale" refusal of a command, or None when it may be judged now."""
+        kind = event["type"]
+        if meta.session is not None:
+            now = time.monotonic() * 1000
+            with self._lock:
+                # The session's clock against ours: the smallest difference seen is the one with
+                # the least delay, so how long this command waited is its difference minus that.
+                offset = now - meta.sent_ms
+                base = min(offset, self._clocks.pop(meta.session, offset))
+                self._clocks[meta.session] = base
+                while len(self._clocks) > SESSIONS_KEPT:
+                    self._clocks.popitem(last=False)
+            waited = offset - base
+            if waited > meta.ttl_ms:
+                message = (f"not carried out: this {kind} waited {waited / 1000:.1f} s, longer than its "
+                           f"{meta.ttl_ms / 1000:g} s, before its turn; nothing changed. Look at the table and tap again "
+                           f"if it is still wanted")
+                return Submission(Verdict(table.game.submitted, kind, False, message), table.game.to_dict(),
+                                  version=table.version, refused="late", message=message)
+        if meta.version is not None and meta.version != table.version:
+            now = table.version
+            if meta.version > now:
+                meanwhile = []
+                message = (f"not carried out: this {kind} was made against version {meta.version} of the table, "
+                           f"which it never had (it is at {now}); nothing changed")
+            else:
+                meanwhile = table.summaries[meta.version:now]
+                shown = "; ".join(meanwhile[-3:]) + (f" (and {len(meanwhile) - 3} more)" if len(meanwhile) > 3 else "")
+                message = (f"not carried out: the game moved on since this {kind} was tapped: {shown} came first; "
+                           f"nothing changed. Look at the table and tap again if it is still wanted")
+            return Submission(Verdict(table.game.submitted, kind, False, message), table.game.to_dict(),
+                              version=now, refused="stale", message=message, meanwhile=meanwhile)
+        return None
 
     def _create(self, table_id: str, event: dict) -> Table:
         max_id = self.limits.max_id
@@ -217,25 +354,25 @@ class TableRegistry:
         payload = table.payload()
         with table.changed:
             table.message, table.message_id = json.dumps(payload), payload["event_count"]
-            table.version += 1
+            table.pushes += 1
             table.changed.notify_all()
-        return {k: v for k, v in payload.items() if k not in ("log", "table")}
+        return {k: v for k, v in payload.items() if k not in ("log", "table", "version", "problems")}
 
     # -- streams ---------------------------------------------------------------------------------
     def latest(self, table: Table) -> tuple[int, str, int]:
         """(version, payload JSON, event_count) of the latest push."""
         with table.changed:
-            return table.version, table.message, table.message_id
+            return table.pushes, table.message, table.message_id
 
     def wait(self, table: Table, seen: int, timeout: float) -> tuple[int, str, int] | None:
         """Blocks until the table has a push newer than version `seen` (returns it, as `latest`
         does) or until timeout or shutdown (None)."""
         with table.changed:
-            if table.version == seen and not self.stopping.is_set():
+            if table.pushes == seen and not self.stopping.is_set():
                 table.changed.wait(timeout)
-            if table.version == seen:
+            if table.pushes == seen:
                 return None
-            return table.version, table.message, table.message_id
+            return table.pushes, table.message, table.message_id
 
     def stream_opened(self, delta: int) -> None:
         with self._streams_lock:

@@ -156,3 +156,24 @@ const HostToken = {
     } catch (e) { return "unreachable"; }
   },
 };
+
+// -- commands: every tap carries an event_id, the table version it was made against, and when it
+// was sent (this page's monotonic clock), so the server applies it once, refuses it when the table
+// moved on meanwhile, and drops it when it waited past its deadline (docs/api.md, issue 17).
+const Command = {
+  TTL_MS: 8000,
+  session: (() => {
+    // crypto.getRandomValues works on plain http:// too (randomUUID needs a secure context)
+    const b = new Uint8Array(12);
+    crypto.getRandomValues(b);
+    return Array.from(b, x => x.toString(16).padStart(2, "0")).join("");
+  })(),
+  seq: 0,
+  // The event with its command fields; `version` is the state's version (omitted when unknown).
+  wrap(event, version) {
+    const c = {...event, event_id: `${this.session}-${++this.seq}`, session: this.session,
+               sent_ms: Math.round(performance.now() * 10) / 10, ttl_ms: this.TTL_MS};
+    if (typeof version === "number") c.version = version;
+    return c;
+  },
+};

@@ -65,7 +65,7 @@ async function create(e) {
   let res, body;
   try {
     res = await fetch(`/api/tables/${encodeURIComponent(id)}/events`, {method: "POST",
-      headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}, body: JSON.stringify(setup)});
+      headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}, body: JSON.stringify(Command.wrap(setup))});
     body = await res.json().catch(() => ({}));
   } catch (err) {
     out.className = "result bad"; out.textContent = "the server cannot be reached; nothing was created"; return;

@@ -10,6 +10,7 @@ let rulesInfo = {};                 // rule set id -> its description (host_acti
 let hostWired = false;
 let tray = [], pickColor = null, multi = false, whoTouched = 0;
 let tapSeq = 0;                     // the latest tap; older answers never overwrite a newer one
+let knownVersion;                   // the table's version: from the stream, or from an answer that came first
 let actionsKey = null;              // which actions are drawn now
 const touched = {};                 // input element id -> when the host last changed it
 
@@ -20,6 +21,7 @@ const token = () => HostToken.get();
 // -- rendering ---------------------------------------------------------------------------------------
 function render(s) {
   state = s;
+  if (typeof s.version === "number" && !(knownVersion > s.version)) knownVersion = s.version;
   const players = s.players || [];
   $("rules").textContent = s.rules || "no game yet";
   $("turn").textContent = turnWords(s);
@@ -151,15 +153,28 @@ async function send(event, what) {
   toast("pending", `${prefix}${what || event.type} …`);
   let r;
   try {
-    r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/events`, {
+    // One event_id for the tap: a retry after a lost answer is applied at most once. Made against
+    // the version this page shows, so a tap that arrives after the table moved on is refused.
+    const command = Command.wrap(event, knownVersion);
+    const post = () => fetch(`/api/tables/${encodeURIComponent(TABLE)}/events`, {
       method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token()}`},
-      body: JSON.stringify(event)});
+      body: JSON.stringify(command), signal: AbortSignal.timeout(Command.TTL_MS + 2000)});
+    try { r = await post(); }
+    catch (e) { if (e.name === "TimeoutError") throw e; r = await post(); }   // once more, the same event_id
   } catch (e) {
-    if (seq === tapSeq) toast("bad", `${prefix}${what || event.type}: the server cannot be reached; nothing changed. Try again when the connection is back.`);
+    const why = e.name === "TimeoutError"
+      ? `no answer in ${(Command.TTL_MS + 2000) / 1000} s; the server drops a tap that waited that long, so it was not carried out`
+      : "the server cannot be reached; nothing changed";
+    if (seq === tapSeq) toast("bad", `${prefix}${what || event.type}: ${why}. Try again when the connection is back.`);
     return null;
   }
   const body = await r.json().catch(() => ({}));
+  if (typeof body.version === "number" && !(knownVersion > body.version)) knownVersion = body.version;
   if (seq !== tapSeq) return body.verdict || null;
+  if (r.status === 409) {       // stale (the table moved on) or late (waited too long): not judged
+    toast("bad", `${prefix}${body.error || "not carried out"}`);
+    return body.verdict || null;
+  }
   if (r.status === 401 || r.status === 403) {
     toast("bad", "refused: the server does not accept this browser's host token. Paste the new one above.");
     showTokenRefused();
