@@ -21,7 +21,8 @@ from .commands.referee_cmds import parse_options
 
 MAIN = "main"
 THREADS = 320             # one per open stream (phones, overlays, camera views) plus requests
-CONNECTIONS = 1000
+CONNECTIONS = 4096        # in all; per client see web/guard.py (--max-client-connections)
+MAX_HEADERS = 16 * 1024   # a browser sends 1-2 KiB
 
 
 def lan_address() -> str:
@@ -72,6 +73,21 @@ def server_limits(args) -> ServerLimits:
                         max_id=getattr(args, "max_id_length", None) or d.max_id)
 
 
+def make_server(app, args):
+    """waitress with the limits of issue 17 (web/guard.py): bodies over 64 KiB (413) and headers
+    over 16 KiB (431) refused before they are read; connections per client, idle connections per
+    client and the time a request may take to arrive bounded in the event loop."""
+    from waitress.adjustments import Adjustments
+    from .app import MAX_BODY
+    from .guard import GuardedServer, Limits
+    adj = Adjustments(host=args.host, port=args.port, threads=THREADS, connection_limit=CONNECTIONS,
+                      asyncore_use_poll=True, channel_timeout=60, cleanup_interval=1, ident="tableref",
+                      max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS)
+    guard = Limits(per_client=getattr(args, "max_client_connections", None) or 256,
+                   request_s=getattr(args, "request_timeout", None) or 10.0)
+    return GuardedServer(app, adj=adj, sockinfo=adj.listen[0], guard=guard)
+
+
 def serve(args, setup: dict | None = None, on_ready=None) -> int:
     """Runs the server until SIGTERM/SIGINT. `setup` is the first event of a new table main (default:
     from --rules, --players, --dealer, --option); `on_ready(app, registry)` runs once the links are
@@ -88,12 +104,9 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
         print(f"tableref: {e}", file=sys.stderr)
         return 2
 
-    from waitress import create_server
     try:
         late = _Late()
-        server = create_server(late, host=args.host, port=args.port, threads=THREADS,
-                               connection_limit=CONNECTIONS, asyncore_use_poll=True, channel_timeout=60,
-                               ident="tableref")
+        server = make_server(late, args)
     except OSError as e:
         print(f"tableref: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
         return 2

@@ -29,6 +29,10 @@ def add_limit_flags(p) -> None:
     g.add_argument("--max-players", type=int, default=20, metavar="N", help="players at one table at most (default 20)")
     g.add_argument("--max-name-length", type=int, default=40, metavar="N", help="characters of a player's name at most (default 40)")
     g.add_argument("--max-id-length", type=int, default=40, metavar="N", help="characters of a table id at most (default 40)")
+    g.add_argument("--max-client-connections", type=int, default=256, metavar="N",
+                   help="open connections from one address at most (default 256; more are answered 429)")
+    g.add_argument("--request-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a request may take to arrive, headers and body (default 10; slower ones are closed)")
 
 
 def run_serve(args) -> int:
