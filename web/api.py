@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from referee import MalformedEvent, all_rules, load_deck
 from referee.store import StoreError
 
+from .redact import redact
 from .tables import Stopping, TooMany, UnknownTable
 
 log = logging.getLogger("tableref.web")
@@ -131,7 +132,9 @@ def events(table_id: str):
     if err:
         return err
     with table.lock:
-        return jsonify(events=list(table.stored))
+        events = list(table.stored)
+    # camera credentials in a setup stay with the host (who needs them to start the next game)
+    return jsonify(events=events if token_ok() else redact(events))
 
 
 @api.get("/tables/<table_id>/timeline")
@@ -148,7 +151,7 @@ def timeline(table_id: str):
         who = e["event"].get("player", e["event"].get("caller"))
         e["player"] = (names[who] if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names)
                        else who if isinstance(who, str) else None)
-    return jsonify(table=table_id, timeline=entries)
+    return jsonify(table=table_id, timeline=redact(entries))
 
 
 @api.get("/auth")
@@ -224,7 +227,7 @@ def camera_status(table_id: str):
         return err
     if table.camera is None:
         return jsonify(state="none", message="this table has no camera source", source=None)
-    return jsonify(table.camera.status())
+    return jsonify(redact(table.camera.status()))
 
 
 @api.get("/tables/<table_id>/camera.mjpg")

@@ -93,6 +93,8 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
     from --rules, --players, --dealer, --option); `on_ready(app, registry)` runs once the links are
     printed (the demo starts its table there)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from .redact import redact_logs
+    redact_logs()                   # no camera password in a log line
     problem = camera_problem(args.camera)
     if problem:
         print(f"tableref: {problem}", file=sys.stderr)

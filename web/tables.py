@@ -22,6 +22,8 @@ from referee.events import validate
 from referee.limits import Limits, check_values
 from referee.store import EventStore, StoreError
 
+from .redact import redact
+
 log = logging.getLogger("tableref.web")
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -168,7 +170,7 @@ class Table:
         """What a stream sends: the state object plus the recent log and the table id."""
         state = self.game.to_dict()
         state["table"] = self.id
-        state["log"] = self.recent_log()
+        state["log"] = redact(self.recent_log())          # a setup's camera address, without its password
         state["version"] = self.version
         if self.problems:
             state["problems"] = self.problems

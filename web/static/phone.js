@@ -474,7 +474,9 @@ function wireHost() {
   });
   $("do-undo").addEventListener("click", () => send({type: "undo"}, "undo"));
   $("do-new-game").addEventListener("click", async () => {
-    const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/events`).then(r => r.json()).catch(() => null);
+    // with the token: the setup as stored, a camera address's password included (others see it masked)
+    const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/events`, {headers: {"Authorization": `Bearer ${token()}`}})
+      .then(r => r.json()).catch(() => null);
     const setup = r && (r.events || []).find(e => e.type === "setup");
     if (!setup) { ++tapSeq; toast("bad", "this table's setup cannot be read; nothing changed"); return; }
     const {event_id, ...again} = setup;
