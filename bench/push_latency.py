@@ -22,7 +22,7 @@ import tempfile
 import time
 import urllib.request
 
-TOKEN = "bench-token"
+TOKEN = "bench-token-0123456789"
 
 
 def start_server(data: str):

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-TOKEN = "host-test-token"
+TOKEN = "host-test-token-0123"
 SHOTS = (Path(__file__).resolve().parent.parent / "docs" / "screenshots"
          if os.environ.get("TABLEREF_SCREENSHOTS") == "docs"
          else Path(tempfile.gettempdir()) / "tableref-screenshots")

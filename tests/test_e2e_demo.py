@@ -29,7 +29,7 @@ from helpers import start_tableref, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "datasets" / "demo"
-TOKEN = "e2e-demo-token"
+TOKEN = "e2e-demo-token-0123"
 HAND_WORKED = {"winner": 2, "names": ["Ana", "Ben", "Cleo"], "hand_counts": [3, 5, 0], "top_card": "blue-draw2"}
 GAME_S = 52            # the recording's length at 1x
 LIMIT_S = 240          # generous: the machine may be shared with a training run

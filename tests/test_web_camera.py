@@ -13,7 +13,7 @@ import types
 from web.app import create_app
 from helpers import start_tableref, wait_for
 
-TOKEN = "tok"
+TOKEN = "camera-test-token-0123"
 SETUP = {"type": "setup", "rules": "ono", "players": ["Ana", "Ben", "Cy"], "camera": "table.mp4"}
 JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
 

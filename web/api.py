@@ -42,16 +42,36 @@ def table_or_404(table_id: str):
 
 
 # -- the host token ---------------------------------------------------------------------------------
+def guesses():
+    return current_app.extensions["tableref.guesses"]
+
+
 def token_ok() -> bool:
+    """True for the right host token. A wrong one counts as a guess of this client address
+    (web/guesses.py); while the address is blocked, its token is not even compared."""
     expected = current_app.config.get("HOST_TOKEN")
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    if not expected or scheme.lower() != "bearer":
+    header = request.headers.get("Authorization", "")
+    scheme, _, given = header.partition(" ")
+    if not header:
+        return False                     # a viewer: no guess
+    address = request.remote_addr or "?"
+    limiter = guesses()
+    if limiter.wait(address) > 0:
         return False
     # Constant time, so the token cannot be guessed a character at a time from response times.
-    return hmac.compare_digest(given.strip().encode(), expected.encode())
+    if expected and scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected.encode()):
+        limiter.right(address)
+        return True
+    limiter.wrong(address)
+    return False
 
 
 def unauthorized() -> Response:
+    wait = guesses().wait(request.remote_addr or "?") if request.headers.get("Authorization") else 0
+    if wait > 0:
+        seconds = max(1, int(wait + 0.999))
+        return error(429, f"too many wrong host tokens from your address: wait {seconds} s before trying again "
+                          f"(Retry-After); nothing changed", **{"Retry-After": str(seconds)})
     return error(401, "this needs the host token: send it as 'Authorization: Bearer <token>'",
                  **{"WWW-Authenticate": 'Bearer realm="tableref"'})
 

@@ -10,6 +10,8 @@ config keys (all optional):
   CAMERAS       {table id: camera source} overriding the source in a table's setup
   CAMERA_SPEED  how fast a video file source plays as a live camera (1.0: its own speed)
   HEARTBEAT_S   seconds between SSE heartbeat comments (15)
+  TOKEN_GUESSES keyword arguments of web.guesses.GuessLimiter (free, longest): how wrong host
+                tokens are slowed per client address; default 10 free, then 1 s doubling to 60 s
   LIMITS        a web.tables.ServerLimits (tables per server, players per table, name and id
                 lengths); default: ServerLimits()
 """
@@ -42,6 +44,8 @@ def create_app(config: dict | None = None) -> Flask:
         store = SQLiteEventStore(data / "tableref.sqlite3")
     registry = TableRegistry(store, config.get("LIMITS") or ServerLimits())
     app.extensions["tableref"] = registry
+    from .guesses import GuessLimiter
+    app.extensions["tableref.guesses"] = GuessLimiter(**app.config.get("TOKEN_GUESSES", {}))
 
     registry.on_new_table = lambda table: start_camera(app, table)
     for table in registry.tables.values():

@@ -41,12 +41,27 @@ def public_host(bound: str) -> str:
     return f"[{bound}]" if ":" in bound else bound
 
 
+MIN_TOKEN = 16               # characters of a custom host token at least
+
+
 def host_token(given: str | None) -> tuple[str, bool]:
-    """(token, made here): --host-token, else TABLEREF_HOST_TOKEN, else a new random one."""
+    """(token, made here): --host-token, else TABLEREF_HOST_TOKEN, else a new random one of 192
+    bits (32 URL-safe characters)."""
     token = given or os.environ.get("TABLEREF_HOST_TOKEN")
     if token:
         return token, False
     return secrets.token_urlsafe(24), True
+
+
+def token_problem(token: str) -> str | None:
+    """Why a custom host token is too weak to guard a table on a shared network."""
+    where = "--host-token" if token != os.environ.get("TABLEREF_HOST_TOKEN") else "TABLEREF_HOST_TOKEN"
+    if len(token) < MIN_TOKEN:
+        return (f"the host token of {where} is {len(token)} characters long; use at least {MIN_TOKEN} "
+                f"(anyone on the network could guess a short one), or leave it out and serve makes a strong one")
+    if not token.isprintable() or any(c.isspace() for c in token):
+        return f"the host token of {where} must be printable characters without spaces"
+    return None
 
 
 def camera_problem(source: str | None) -> str | None:
@@ -100,6 +115,10 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
         print(f"tableref: {problem}", file=sys.stderr)
         return 2
     token, made = host_token(args.host_token)
+    problem = None if made else token_problem(token)
+    if problem:
+        print(f"tableref: {problem}", file=sys.stderr)
+        return 2
     try:
         store = SQLiteEventStore(Path(args.data) / "tableref.sqlite3")
     except StoreError as e:
