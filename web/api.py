@@ -9,6 +9,7 @@ import hmac
 import io
 import json
 import logging
+import re
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -188,6 +189,10 @@ def post_event(table_id: str):
     event, err = parse_json_body()
     if err:
         return err
+    if isinstance(event, dict) and event.get("type") == "setup" and event.get("camera") is not None:
+        problem = web_camera_problem(event["camera"])
+        if problem:
+            return error(400, f"not an event: {problem}")
     try:
         result = registry().submit(table_id, event)
     except MalformedEvent as e:
@@ -205,6 +210,19 @@ def post_event(table_id: str):
     if result.refused:
         response.status_code = 409      # not judged: stale (the table moved on) or late (waited too long)
     return response
+
+
+WEB_CAMERA = re.compile(r"^(?:\d{1,2}|(?:https?|rtsp)://[^\s/?#]+\S*)$", re.IGNORECASE)
+
+
+def web_camera_problem(source) -> str | None:
+    """Why a camera source named over HTTP is refused: from the web only a camera index or an
+    http(s):// or rtsp:// address; a video file, a device path or another scheme (file:, ftp:, ...)
+    only from the command line, where the person at the laptop names it (`serve --camera`)."""
+    if isinstance(source, str) and WEB_CAMERA.match(source.strip()):
+        return None
+    return ("setup.camera: from the web a camera is a camera index (0, 1, ...) or an http://, https:// or "
+            "rtsp:// address; video files and other sources only from the command line (tableref serve --camera)")
 
 
 # -- live push ----------------------------------------------------------------------------------------
