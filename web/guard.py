@@ -36,8 +36,11 @@ class Limits:
 
 class GuardedChannel(HTTPChannel):
     request_started = None      # monotonic time of the first byte of the request being received
+    stream_table = None         # the table whose event stream the loop serves on this connection
 
     def received(self, data):
+        if self.stream_table is not None:
+            return True                      # a stream's client has nothing more to say: ignored
         if self.request is None and data and self.request_started is None:
             self.request_started = time.monotonic()
         result = super().received(data)
@@ -48,13 +51,15 @@ class GuardedChannel(HTTPChannel):
     @property
     def idle(self) -> bool:
         """Not being served: connected and sending, or kept alive between requests."""
-        return not self.requests
+        return not self.requests and self.stream_table is None
 
     def del_channel(self, map=None):
         fd = self._fileno
         super().del_channel(map)
         if fd is not None:
             self.server.forget(self)
+            if self.stream_table is not None and self.server.hub is not None:
+                self.server.hub.forget(self)
 
 
 class GuardedServer(TcpWSGIServer):
@@ -66,7 +71,19 @@ class GuardedServer(TcpWSGIServer):
         self.refused = 0
         self.evicted = 0
         self.timed_out = 0
+        self.hub = None             # a web.streams.StreamHub, once the app is made
         super().__init__(*args, **kw)
+
+    def add_task(self, channel):
+        # Called by the loop as a request arrives whole on a connection with no request running:
+        # a stream is served from here, by the loop, and never takes a thread (web/streams.py).
+        if self.hub is not None and len(channel.requests) == 1 and channel.stream_table is None:
+            request = channel.requests[0]
+            if self.hub.take(channel, request):
+                channel.requests.pop()
+                channel.request_started = None
+                return
+        super().add_task(channel)
 
     def handle_accept(self):
         try:
@@ -104,7 +121,13 @@ class GuardedServer(TcpWSGIServer):
                 del self.by_client[channel.client]
 
     def maintenance(self, now):
-        super().maintenance(now)
+        cutoff = now - self.adj.channel_timeout
+        for channel in self.active_channels.values():       # waitress's own, but streams stay
+            if not channel.requests and getattr(channel, "stream_table", None) is None \
+                    and channel.last_activity < cutoff:
+                channel.will_close = True
+        if self.hub is not None:
+            self.hub.heartbeats()
         mono = time.monotonic()
         for channel in list(self.active_channels.values()):
             if not isinstance(channel, GuardedChannel) or not channel.idle:

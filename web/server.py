@@ -1,5 +1,6 @@
 """`tableref serve`: the referee, the event store, the camera and the web app in one process,
-served by waitress with enough threads for every phone's and overlay's open stream."""
+served by waitress (web/guard.py's limits); the phones' and overlays' event streams are served by
+its event loop (web/streams.py), so a viewer costs a socket and a buffer, not a thread."""
 from __future__ import annotations
 
 import _thread
@@ -20,7 +21,7 @@ from .tables import ServerLimits
 from .commands.referee_cmds import parse_options
 
 MAIN = "main"
-THREADS = 320             # one per open stream (phones, overlays, camera views) plus requests
+THREADS = 320             # requests, camera MJPEG views, and a stream that comes second on a kept-alive connection
 CONNECTIONS = 4096        # in all; per client see web/guard.py (--max-client-connections)
 MAX_HEADERS = 16 * 1024   # a browser sends 1-2 KiB
 
@@ -138,6 +139,8 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
                       "CAMERA_SPEED": getattr(args, "speed", 1.0), "LIMITS": server_limits(args)})
     late.app = app
     registry = app.extensions["tableref"]
+    from .streams import StreamHub
+    server.hub = StreamHub(server, registry, heartbeat_s=float(app.config["HEARTBEAT_S"]))
 
     if MAIN in registry.tables:
         setup = registry.get(MAIN).setup

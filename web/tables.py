@@ -189,6 +189,8 @@ class TableRegistry:
         self._streams_lock = threading.Lock()
         self.on_new_table = None               # callback(table), e.g. to start its camera
         self._clocks: OrderedDict[str, float] = OrderedDict()   # session -> smallest (our ms - its sent_ms)
+        self.push_hooks: list = []             # hook(table id, payload JSON, event_count) after every push
+        self.stop_hooks: list = []             # hook() when the server stops (web/streams.py)
         for table_id in store.tables():
             try:
                 self._load(table_id)
@@ -358,6 +360,8 @@ class TableRegistry:
             table.message, table.message_id = json.dumps(payload), payload["event_count"]
             table.pushes += 1
             table.changed.notify_all()
+            for hook in self.push_hooks:
+                hook(table.id, table.message, table.message_id)
         return {k: v for k, v in payload.items() if k not in ("log", "table", "version", "problems")}
 
     # -- streams ---------------------------------------------------------------------------------
@@ -383,6 +387,8 @@ class TableRegistry:
     def shutdown(self) -> None:
         """Ends every stream and stops the cameras; later submissions raise Stopping."""
         self.stopping.set()
+        for hook in self.stop_hooks:
+            hook()
         for table in list(self.tables.values()):
             if table.camera is not None:
                 table.camera.stop()
