@@ -91,8 +91,10 @@ class GuardedServer(TcpWSGIServer):
             if v is None:
                 return
             conn, addr = v
+            self.set_socket_options(conn)          # waitress's own (TCP_NODELAY)
         except OSError:
             return
+        addr = self.fix_addr(addr)
         client = addr[0] if isinstance(addr, tuple) else str(addr)
         mine = self.by_client[client]
         if len(mine) >= self.guard.per_client:
