@@ -70,3 +70,35 @@ def test_idle_streams_cost_no_thread_and_churn_does_not_slow_taps(tmp_path):
     finally:
         stop(proc)
 
+
+
+def test_camera_views_share_one_thread(tmp_path):
+    from helpers import ROOT
+    video = ROOT / "datasets" / "demo" / "demo.mp4"
+    proc, base, _ = start(tmp_path / "data", "--rules", "ono", "--players", "Ana,Ben,Cleo", "--camera", str(video))
+    try:
+        host, port = base.split("//")[1].split(":")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:                 # the first frame (the pipeline loads first)
+            with urllib.request.urlopen(f"{base}/api/tables/main/camera", timeout=5) as r:
+                if b'"has_frame":true' in r.read().replace(b" ", b""):
+                    break
+            time.sleep(0.5)
+        before = threads(proc.pid)
+        views = []
+        for i in range(40):
+            s = socket.socket()
+            s.bind((f"127.0.9.{2 + i}", 0))
+            s.settimeout(10)
+            s.connect((host, int(port)))
+            s.sendall(b"GET /api/tables/main/camera.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
+            views.append(s)
+        for s in views:
+            data = read_until(s, b"\xff\xd9\r\n")
+            assert data.startswith(b"HTTP/1.1 200") and b"multipart/x-mixed-replace" in data
+            assert b"--frame\r\nContent-Type: image/jpeg" in data
+        assert threads(proc.pid) <= before + 2            # one helper for all views, not one each
+        for s in views:
+            s.close()
+    finally:
+        stop(proc)

@@ -37,6 +37,8 @@ class Limits:
 class GuardedChannel(HTTPChannel):
     request_started = None      # monotonic time of the first byte of the request being received
     stream_table = None         # the table whose event stream the loop serves on this connection
+    stream_camera = False       # ... and it is the table's camera view (MJPEG), not its events
+    stream_frame = None         # the last camera frame sent on it
 
     def received(self, data):
         if self.stream_table is not None:
