@@ -102,3 +102,29 @@ def test_camera_views_share_one_thread(tmp_path):
             s.close()
     finally:
         stop(proc)
+
+
+def test_the_fan_out_drops_a_viewer_that_does_not_read():
+    """The hub's rule, on stand-in connections: a viewer with over MAX_BACKLOG unread is closed and
+    given nothing more; the others get the message."""
+    import types
+    from web.streams import MAX_BACKLOG, StreamHub
+
+    class Buf(list):
+        def append(self, data):
+            super().append(data)
+
+    def viewer(backlog):
+        return types.SimpleNamespace(outbufs=[Buf()], total_outbufs_len=backlog, current_outbuf_count=0,
+                                     last_activity=0, will_close=False, stream_last=0)
+    registry = types.SimpleNamespace(push_hooks=[], stop_hooks=[])
+    hub = StreamHub(types.SimpleNamespace(), registry)
+    slow, fine = viewer(MAX_BACKLOG + 1), viewer(10)
+    hub.viewers["main"] = _IdSet([slow, fine])
+    hub._fan_out("main", b"id: 3\ndata: {}\n\n")
+    assert slow.will_close and slow.outbufs[0] == []
+    assert not fine.will_close and fine.outbufs[0] == [b"id: 3\ndata: {}\n\n"] and fine.total_outbufs_len == 10 + 16
+
+
+class _IdSet(list):
+    """A list standing in for the hub's set of channels (SimpleNamespace is not hashable)."""
