@@ -35,7 +35,9 @@ async function poll() {
   if (s.last_event) lines.push(`last event: ${JSON.stringify(s.last_event)}`, `result: ${s.last_result}`);
   out.textContent = lines.join("\n");
   const broken = ["none", "reconnecting", "error", "unavailable", "stopped", "ended"].includes(s.state);
-  if (s.has_frame && !broken) {
+  // a source that ended (a video played to its end) leaves its last picture worth seeing: keep it
+  const over = s.state === "ended" || s.state === "stopped";
+  if (s.has_frame && (!broken || over)) {
     $("camera-missing").hidden = true;
     $("frame").hidden = false;
     if (!streaming) { streaming = true; $("frame").src = `${base}/camera.mjpg`; }
