@@ -385,12 +385,23 @@ def test_host_page_says_the_token_is_refused_and_takes_a_new_one(server, browser
     ctx.close()
 
 
-def test_a_host_link_that_replaces_a_different_token_says_so(server, browser):
-    ctx, page = open_page(browser, f"{server.base}/t/main#token={TOKEN}", token="an-older-token")
+def test_a_host_link_with_a_different_token_asks_before_replacing_it(server, browser):
+    # issue 17: a #token= link must not silently take the place of the host's own token
+    ctx, page = open_page(browser, f"{server.base}/t/main#token={TOKEN}", token="an-older-token-0123")
     page.wait_for_selector("#token-note:not([hidden])", timeout=WAIT)
-    assert "replaced" in page.inner_text("#token-note")
+    assert "different host token" in page.inner_text("#token-note")
+    assert "token" not in page.url                                   # out of the address at once
+    assert page.evaluate("localStorage.getItem('tableref.host-token')") == "an-older-token-0123"
+    page.click("#token-keep")                                        # keep: nothing changes
+    page.wait_for_function("document.getElementById('token-note').textContent.includes('Kept')", timeout=WAIT)
+    assert page.evaluate("localStorage.getItem('tableref.host-token')") == "an-older-token-0123"
+    ctx.close()
+    ctx, page = open_page(browser, f"{server.base}/t/main#token={TOKEN}", token="an-older-token-0123")
+    page.wait_for_selector("#token-use-link", timeout=WAIT)
+    page.click("#token-use-link")                                    # use: stored, and the host page works
+    page.wait_for_function("document.getElementById('token-note').textContent.includes('Using')", timeout=WAIT)
     assert page.evaluate("localStorage.getItem('tableref.host-token')") == TOKEN
-    assert "token" not in page.url
+    page.wait_for_selector("#host:not([hidden])", timeout=WAIT)
     ctx.close()
     # The same link when the browser already holds that token says nothing.
     ctx, page = open_page(browser, f"{server.base}/t/main#token={TOKEN}", token=TOKEN)

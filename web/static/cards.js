@@ -138,14 +138,18 @@ const HostToken = {
     const m = t.match(/#token=([^&\s]+)/);
     return m ? decodeURIComponent(m[1]) : t;
   },
-  // Moves a #token= of the address into localStorage; returns {token, replaced} or null.
+  // Takes a #token= out of the address (so it is not left in the history or a shared screenshot)
+  // and stores it, unless this browser already holds a different token: that one is kept until the
+  // host chooses (issue 17: a link must not silently take the place of the host's own token).
+  // Returns {token, pending} (pending: the link's token waits for that choice) or null.
   takeFromHash() {
     const m = location.hash.match(/token=([^&]+)/);
     if (!m) return null;
     const given = decodeURIComponent(m[1]), old = this.get();
-    this.set(given);
     history.replaceState(null, "", location.pathname + location.search);
-    return {token: given, replaced: old !== null && old !== "" && old !== given ? old : null};
+    const pending = old !== null && old !== "" && old !== given;
+    if (!pending) this.set(given);
+    return {token: given, pending};
   },
   // "ok", "refused" (401/403) or "unreachable"
   async check(value) {

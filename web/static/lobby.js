@@ -86,9 +86,12 @@ async function create(e) {
 }
 
 (async function start() {
-  if (fromLink && fromLink.replaced) {
-    $("token-note").hidden = false;
-    $("token-note").textContent = "The host link's token replaced the one this browser held before.";
+  if (fromLink && fromLink.pending) {
+    // the link's token differs from this browser's: offered in the field, used only if the host
+    // creates a table with it (then stored), never silently in place of the one held
+    $("token").value = fromLink.token;
+    askForToken("This link carries a different host token from the one this browser holds. It is in the " +
+                "field below: create a table with it to use it from now on, or clear the field to keep this browser's.");
   }
   if (!HostToken.get()) askForToken("");
   else HostToken.check().then(answer => {

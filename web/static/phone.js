@@ -494,6 +494,24 @@ function wireHost() {
   $("qr").src = `/api/tables/${encodeURIComponent(TABLE)}/qr.svg`;
 }
 
+// A host link carrying another token than the one this browser holds: ask which one to keep.
+function askAboutLinkToken(given) {
+  const note = $("token-note");
+  note.hidden = false;
+  note.innerHTML = "This link carries a different host token from the one this browser holds. " +
+    "<button type='button' id='token-use-link'>Use the link's token</button> " +
+    "<button type='button' id='token-keep'>Keep this browser's</button>";
+  $("token-use-link").addEventListener("click", async () => {
+    const answer = await HostToken.check(given);
+    if (answer === "refused") { note.textContent = "The link's token is refused by this server: this browser keeps its own."; return; }
+    HostToken.set(given);
+    note.textContent = "Using the link's token.";
+    if (!hostWired) { $("host-login").hidden = true; wireHost(); }
+    checkToken();
+  });
+  $("token-keep").addEventListener("click", () => { note.textContent = "Kept this browser's token."; });
+}
+
 async function checkToken() {
   const answer = await HostToken.check();
   if (answer === "refused") showTokenRefused();
@@ -507,10 +525,7 @@ async function checkToken() {
     fetch("/api/rules").then(r => r.json()).catch(() => ({rules: []}))]);
   for (const r of rules.rules || []) rulesInfo[r.id] = r;
   await Cards.load(info.deck);
-  if (fromLink && fromLink.replaced) {
-    $("token-note").hidden = false;
-    $("token-note").textContent = "The host link's token replaced the one this browser held before.";
-  }
+  if (fromLink && fromLink.pending) askAboutLinkToken(fromLink.token);
   if (token()) { wireHost(); checkToken(); }
   else $("host-login").hidden = false;
   followTable(TABLE, render, onLink);
