@@ -90,6 +90,15 @@ def warm_start(onnx_path: Path, data_yaml: Path, imgsz: int, log=print) -> Path:
     return path
 
 
+# ultralytics' AdamW rate for our two classes is 0.002 * 5 / (4 + 2) = 0.00167 from scratch
+FINE_TUNE_LR0 = 0.0002
+
+
+def _ultralytics_version() -> str:
+    import ultralytics
+    return ultralytics.__version__
+
+
 def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
           out: Path = DEFAULT_MODEL, command: str = "", init: str | None = None, closeups: int = 0,
           lr0: float | None = None, log=print) -> dict:
@@ -107,7 +116,12 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
         init_pt = init
     # a checkpoint carries its own yaml with our two classes, so every layer carries over
     model = YOLO(str(init_pt)) if init_pt else YOLO(MODEL_YAML)
-    extra = {"lr0": lr0} if lr0 else {}
+    # ultralytics' optimizer "auto" ignores lr0 and, from ultralytics 8.4 on, a run of one epoch has no
+    # warm-up: a short continued run then moves a trained model at a from-scratch rate and loses cards it
+    # found. Continuing is fine-tuning: a fixed optimizer at a tenth of the from-scratch rate.
+    if lr0 is None and init:
+        lr0 = FINE_TUNE_LR0
+    extra = {"optimizer": "AdamW", "lr0": lr0} if lr0 else {}
     t0 = time.time()
     name = f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "") + ("-cont" if init else "")
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
@@ -122,6 +136,7 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     shutil.copy(onnx_path, out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
     card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups,
+            "lr0": lr0, "ultralytics": _ultralytics_version(),
             "epochs": epochs, "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
             "names": list(CLASSES),
             "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4),
