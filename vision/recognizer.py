@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 
 from .read.symbols import SymbolModel, features
-from .read.colour import colour_votes, palette_for
-from .read.fuse import fuse
+from .read.colour import colour_votes, four_colour_area, palette_for
+from .read.fuse import four_colour_evidence, fuse
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
@@ -119,6 +119,8 @@ class Recognizer:
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             p = fuse(self.model.classes, p, self._text(source, quad), width)
         v = colour_votes(card_bgr, palette=self.palette)
+        if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
+            p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
         votes = v["votes"]
         colour = max(votes, key=votes.get)
         colour_share = votes[colour] if v["coloured"] >= 0.15 else 0.0

@@ -121,3 +121,11 @@ def card_colour(card_bgr: np.ndarray, palette: tuple = HUE_BUCKETS) -> tuple[str
     if v["coloured"] < 0.15:
         return None, 0.0
     return best, v["votes"][best]
+
+
+def four_colour_area(votes: dict) -> float:
+    """How much of the card's face (inside its margin) the four colours cover together, counted by
+    the scarcest: 4 x coloured share x the smallest colour's vote. A wild's big four-colour oval,
+    circle or field covers 0.44-0.80 of it (every print we render, and the real wilds of two prints);
+    the four mini cards of a wild draw four 0.04-0.19 (the real ones: 0.13-0.19); a coloured card ~0."""
+    return 4.0 * votes["coloured"] * min(votes["votes"].values())

@@ -1,0 +1,67 @@
+"""A big four-colour area is a wild's, never a wild draw four's (vision/read/colour.four_colour_area,
+vision/read/fuse.four_colour_evidence): the classifier took the classic print's "WILD" lettered
+over its oval for a +4, and was sure of it under a lamp, a tilt or blur."""
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee import load_deck
+from vision.art.style import random_style
+from vision.art.uno import draw_face
+from vision.read.colour import colour_votes, four_colour_area
+from vision.read.fuse import WILD_AREA_DRAW4, four_colour_evidence
+from vision.recognizer import Recognizer
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
+SYMBOLS = ["7", "draw2", "wild", "wild-draw4"]
+
+
+def test_four_colour_area_counts_the_scarcest_colour():
+    # by hand: 60% of the face coloured, shared evenly by four colours -> 4 x 0.6 x 0.25 = 0.6
+    even = {"coloured": 0.6, "votes": {"red": 0.25, "yellow": 0.25, "green": 0.25, "blue": 0.25}}
+    assert four_colour_area(even) == pytest.approx(0.6)
+    # a red card with a few stray yellow pixels: the scarcest colour has none
+    red = {"coloured": 0.7, "votes": {"red": 0.95, "yellow": 0.05, "green": 0.0, "blue": 0.0}}
+    assert four_colour_area(red) == 0.0
+
+
+def test_a_big_area_turns_a_plus4_belief_into_a_wild_and_a_small_one_changes_nothing():
+    p = np.array([0.01, 0.01, 0.08, 0.90])
+    big = four_colour_evidence(SYMBOLS, p, 0.55)
+    # the +4 weighed down by WILD_AREA_DRAW4 against the wild: 0.9 x 0.1 = 0.09 against 0.08
+    assert big[3] / big[2] == pytest.approx(0.90 * WILD_AREA_DRAW4 / 0.08)
+    assert big.sum() == pytest.approx(1.0)
+    assert np.allclose(four_colour_evidence(SYMBOLS, p, 0.15), p)          # four mini cards
+    assert np.allclose(four_colour_evidence(["1", "2"], p[:2] / p[:2].sum(), 0.9), p[:2] / p[:2].sum())
+
+
+@pytest.mark.parametrize("family", ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"])
+def test_rendered_wild_draw_fours_of_every_print_have_a_small_area(family):
+    deck = load_deck("uno")
+    for s in range(12):
+        style = random_style(random.Random(s), prints=[family])
+        face = np.array(draw_face(deck.cards["wild-draw4"], style, 120, 180).convert("RGB"))[:, :, ::-1]
+        assert four_colour_area(colour_votes(np.ascontiguousarray(face))) < 0.25, (family, s)
+
+
+@pytest.mark.parametrize("family", ["ring-2018", "filled-oval", "circle-2024"])
+def test_rendered_wilds_with_a_four_colour_shape_have_a_big_area(family):
+    deck = load_deck("uno")
+    for s in range(12):
+        style = random_style(random.Random(s), prints=[family])
+        face = np.array(draw_face(deck.cards["wild"], style, 120, 180).convert("RGB"))[:, :, ::-1]
+        assert four_colour_area(colour_votes(np.ascontiguousarray(face))) >= 0.40, (family, s)
+
+
+@pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
+def test_the_classic_wild_photo_reads_as_a_wild_and_the_plus4_as_a_plus4():
+    import cv2
+    rec = Recognizer("uno")
+    rows = {r["code"]: r["path"] for r in csv.DictReader(open(REAL / "labels.csv"))}
+    assert rec.read(cv2.imread(str(REAL / rows["kW"])))[0].card == "wild"
+    assert rec.read(cv2.imread(str(REAL / rows["kF"])))[0].card == "wild-draw4"
