@@ -53,8 +53,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .api import api
     from .pages import pages
+    from .replay import replay
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    app.register_blueprint(replay)
     return app
 
 

@@ -119,7 +119,8 @@ async function refreshTimeline() {
   timeline = d.timeline || [];
   $("timeline-count").textContent = timeline.length ? `(${timeline.length} events)` : "";
   $("timeline").innerHTML = timeline.slice().reverse().map(e =>
-    `<li><span class="n">${e.n}</span><span class="who">${escapeHtml(e.player || "")}</span>` +
+    `<li><a class="n" href="/t/${encodeURIComponent(TABLE)}/replay?step=${e.n}" title="replay from here">${e.n}</a>` +
+    `<span class="who">${escapeHtml(e.player || "")}</span>` +
     `<span class="what">${escapeHtml(e.summary)}</span></li>`).join("");
 }
 $("export").addEventListener("click", () => {
