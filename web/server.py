@@ -218,6 +218,10 @@ def print_links(phone: str, base: str, token: str, made: bool, camera: bool = Fa
     print(f"  host (keep private): {phone}#token={token}")
     if made:
         print("  the host token was made for this run; pass --host-token or set TABLEREF_HOST_TOKEN to keep it")
+    # The host's phone opens the host controls from a scan, with no typing of a 32-character token;
+    # the code carries the token, so like the link it is for the host's eyes only.
+    print("\n  scan with the host's phone to open the host controls (it carries the token: keep it private):")
+    segno.make(f"{phone}#token={token}", error="l").terminal(compact=True, border=2)
     print("\n  scan to join as a viewer:")
     segno.make(phone, error="m").terminal(compact=True, border=2)
     print(flush=True)
