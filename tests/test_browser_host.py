@@ -320,8 +320,10 @@ def test_a_whole_dino2_round_from_the_lobby_and_the_host_buttons(server, browser
     page.wait_for_selector("#new-game-row:not([hidden])", timeout=WAIT)
     shot(page, "host-dino2-over.png")
 
-    # The timeline has every event with its words, and is saved as a file.
-    page.click("#timeline-fold summary")
+    # The timeline has every event with its words, and is saved as a file: at the end of the round it
+    # is open on the host page by itself, with the replay a tap away.
+    assert page.evaluate("document.getElementById('timeline-fold').open")
+    assert page.is_visible("#host-replay-link")
     page.wait_for_function("document.querySelectorAll('#timeline li').length === %d" % s["event_count"], timeout=WAIT)
     with page.expect_download(timeout=WAIT) as d:
         page.click("#export")

@@ -345,6 +345,7 @@ function renderHost(s) {
   $("do-undo").disabled = !last;
   $("fix-row").hidden = !(last && ["play", "flip"].includes(last.event.type) && s.phase !== "over") || $("chooser").hidden;
   $("new-game-row").hidden = s.phase !== "over";
+  if (typeof Moments !== "undefined") Moments.apply(s, acts);     // fold what the moment does not need
 }
 
 // Builds the event of an action from its inputs; returns [event, words] or [null, why not].
