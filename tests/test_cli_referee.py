@@ -56,6 +56,21 @@ def test_replay_exits_2_with_the_line_number_on_malformed_input(tmp_path):
     assert result.returncode == 2 and ":2:" in result.stderr and "dance" in result.stderr
 
 
+def test_replay_skips_comment_lines_as_in_a_timeline_saved_from_a_phone(tmp_path):
+    saved = tmp_path / "tableref-main-timeline.txt"
+    saved.write_text("# tableref · table main · ono\n#\n# 1. ONO!: Ana, Ben; Ana deals 7 each\n"
+                     "# 2. red-5 is turned up\n#\n# the events, one JSON object a line:\n"
+                     '{"type": "setup", "rules": "ono", "players": ["Ana", "Ben"], "dealer": 0}\n'
+                     '  # an indented comment\n{"type": "flip", "card": "red-5"}\n')
+    data = json.loads(tableref("replay", str(saved), "--json").stdout)
+    assert [(v["line"], v["accepted"]) for v in data["verdicts"]] == [(7, True), (9, True)]
+    assert data["state"]["top_card"] == "red-5" and data["state"]["current_player"] == 1
+    # a comment does not hide a malformed line after it: still exit 2 with its number
+    saved.write_text('# words\n{"type": "setup", "rules": "ono", "players": ["A", "B"]}\nnot json\n')
+    result = tableref("replay", str(saved), check=False)
+    assert result.returncode == 2 and ":3:" in result.stderr
+
+
 def test_replay_exits_0_when_events_are_rejected(tmp_path):
     f = tmp_path / "g.jsonl"
     f.write_text('{"type": "play", "player": 0, "cards": ["red-1"]}\n')

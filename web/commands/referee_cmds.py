@@ -67,7 +67,8 @@ def run_cards(args) -> int:
 
 
 def read_events(path: str) -> list[tuple[int, dict]]:
-    """(line number, event) for every non-blank line; raises SystemExit(2) on the first bad one."""
+    """(line number, event) for every line that is not blank or a comment (starting with #); raises
+    SystemExit(2) on the first bad one."""
     from referee import MalformedEvent
     from referee.events import validate
     events = []
@@ -80,8 +81,8 @@ def read_events(path: str) -> list[tuple[int, dict]]:
         print(f"tableref: {path} is not UTF-8 text (byte {e.start})", file=sys.stderr)
         raise SystemExit(2)
     for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue        # blank, or a comment (the words of a timeline saved from a phone)
         try:
             events.append((number, validate(json.loads(line))))
         except (json.JSONDecodeError, MalformedEvent, RecursionError) as e:

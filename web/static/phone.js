@@ -124,9 +124,10 @@ async function refreshTimeline() {
     `<span class="what">${escapeHtml(e.summary)}</span></li>`).join("");
 }
 $("export").addEventListener("click", () => {
-  const lines = [`tableref · table ${TABLE} · ${state && state.rules || ""} · ${new Date().toISOString()}`, ""]
-    .concat(timeline.map(e => `${e.n}. ${e.summary}`));
-  const text = lines.join("\n") + "\n\n" + "# the events, one JSON object a line (tableref replay FILE):\n" +
+  // Words on lines starting with "#", which `tableref replay` skips: it reads this file as it is.
+  const lines = [`# tableref · table ${TABLE} · ${state && state.rules || ""} · ${new Date().toISOString()}`, "#"]
+    .concat(timeline.map(e => `# ${e.n}. ${e.summary}`));
+  const text = lines.join("\n") + "\n#\n" + "# the events, one JSON object a line (tableref replay FILE):\n" +
     timeline.map(e => JSON.stringify(e.event)).join("\n") + "\n";
   const a = document.createElement("a");
   a.href = URL.createObjectURL(new Blob([text], {type: "text/plain"}));
