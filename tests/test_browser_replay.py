@@ -183,3 +183,37 @@ def test_the_phone_views_timeline_links_to_the_replay(server, browser):
     page.wait_for_url(f"**/t/{TABLE}/replay*", timeout=WAIT)
     page.wait_for_function("document.getElementById('where').innerText.startsWith('step 8 of 8')", timeout=WAIT)
     ctx.close()
+
+
+def test_a_running_game_loads_its_newest_events_and_an_earlier_game_is_chosen(server, browser):
+    # DINO 2 speed round for two (three cards each): Ben's SWITCH HANDS as his last card makes Ana win
+    t = "replay-games"
+    setup = {"type": "setup", "rules": "dino2", "players": ["Ana", "Ben"], "dealer": 0, "options": {"speed_round": True}}
+    round_one = [setup, {"type": "flip", "card": "orange-candy"},
+                 {"type": "play", "player": 1, "cards": ["orange-girl"]}, {"type": "play", "player": 0, "cards": ["orange-shoe"]},
+                 {"type": "play", "player": 1, "cards": ["orange-spork"]}, {"type": "play", "player": 0, "cards": ["orange-chill"]},
+                 {"type": "play", "player": 1, "cards": ["orange-switch-hands"]}]
+    for e in round_one:
+        assert server.post(e, table=t)["verdict"]["accepted"], e
+    assert server.state(t)["winner"] == 0
+    for e in (setup, {"type": "flip", "card": "red-candy"}):          # another game at the same table
+        assert server.post(e, table=t)["verdict"]["accepted"], e
+
+    ctx, page = open_page(browser, f"{server.base}/t/{t}/replay")
+    # the latest game, still running: its two steps (timeline events 8 and 9), and a way to load more
+    page.wait_for_function("document.getElementById('where').innerText.startsWith('step 2 of 2')", timeout=WAIT)
+    assert "event 9" in page.inner_text("#where") and page.is_visible("#live-note")
+    assert page.input_value("#game") == "2" and page.is_visible("#game-pick")
+    assert server.post({"type": "play", "player": 1, "cards": ["red-shoe"]}, table=t)["verdict"]["accepted"]
+    page.click("#reload")
+    page.wait_for_function("document.getElementById('where').innerText.startsWith('step 3 of 3')", timeout=WAIT)
+    assert "Ben plays red-shoe" in page.inner_text("#ruling")
+    # the first game, chosen from the picker: it ends with Ana's win and is not running
+    page.select_option("#game", "1")
+    page.wait_for_function("document.getElementById('where').innerText.startsWith('step 7 of 7')", timeout=WAIT)
+    ref = Game.replay(round_one).to_dict()
+    assert "wins" in page.inner_text("#ruling") and page.inner_text("#turn") == "Ana wins!"
+    assert shown(page)["counts"] == [p["hand_count"] for p in ref["players"]] == [0, 1]
+    assert page.is_hidden("#live-note")
+    assert not page.errors, page.errors
+    ctx.close()
