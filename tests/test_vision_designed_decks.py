@@ -101,3 +101,50 @@ def test_hue_margin_is_the_distance_to_the_nearest_edge_with_another_colour():
     pal = palette_for("snake-cup")
     lo, hi = dict((n, r) for n, r in pal)["orange"]
     assert hue_margin(np.array([(lo + hi) / 2]), "orange", pal) <= 6.5
+
+
+def test_make_set_labels_a_share_of_foreign_cards_as_another_deck():
+    from referee import load_deck
+    from vision.read.train import OTHER, make_set
+    x, y, names = make_set(load_deck("dino2"), 400, seed=3, views_per_render=1, log=lambda *a: None, others=0.25)
+    assert names[-1] == OTHER and OTHER not in names[:-1]
+    share = float(np.mean(y == len(names) - 1))
+    assert 0.15 < share < 0.35, share          # 0.25 of 400 draws: a binomial sd of 0.022
+    _, y0, names0 = make_set(load_deck("dino2"), 40, seed=3, views_per_render=1, log=lambda *a: None)
+    assert OTHER not in names0
+
+
+@pytest.mark.parametrize("deck", ["dino2", "snake-cup"])
+def test_a_uno_card_on_a_designed_decks_table_is_never_read_as_sure(deck):
+    # before the "another deck" class, dino2 read a UNO blue 7 as a sure blue spork
+    import random
+    from vision.art import render_card
+    from vision.synth.augment import camera_view
+    rec = Recognizer(deck, text=False)
+    rng, prng = np.random.default_rng(8), random.Random(8)
+    ids = list(Recognizer("uno", text=False).deck.cards)
+    sure = 0
+    for i in range(60):
+        face = render_card(ids[(i * 7) % len(ids)], "uno", rng=prng, size=(160, 249))
+        card, conf = rec.identify_card(camera_view(face, rng))
+        sure += card is not None and conf >= 0.6
+    assert sure <= 1, sure
+    # and its own cards still read: the same views of its own art
+    right = 0
+    own = list(rec.deck.cards)
+    for i in range(60):
+        cid = own[(i * 5) % len(own)]
+        card, _ = rec.identify_card(camera_view(render_card(cid, deck, rng=prng, size=(160, 249)), rng))
+        right += card == cid
+    assert right >= 54, right
+
+
+def test_identify_says_a_uno_card_is_not_of_the_dino2_deck(tmp_path, capsys):
+    from web.cli import main
+    path = tmp_path / "uno.png"
+    cv2.imwrite(str(path), table_with("uno", [("blue-7", (260, 170), False)]))
+    assert main(["identify", str(path), "--deck", "dino2"]) == 0
+    out = capsys.readouterr().out
+    assert "1 card of another deck (not dino2): not read" in out and "blue-" not in out
+    assert main(["identify", str(path), "--deck", "dino2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.strip())["cards"] == []

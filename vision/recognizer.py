@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .read.symbols import SymbolModel, features
+from .read.symbols import OTHER, SymbolModel, features
 from .read.colour import colour_votes, four_colour_area, palette_for
 from .read.fuse import four_colour_evidence, fuse
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
@@ -105,6 +105,7 @@ class Recognizer:
         # (quad, thumbnail, what was read) of the last cards read, most recent first
         self._text_cache: list[tuple[np.ndarray | None, np.ndarray, TextEvidence]] = []
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
+        self.foreign = 0         # cards of another deck located in the last read_all (read as none)
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None) -> tuple[str, float]:
@@ -118,6 +119,9 @@ class Recognizer:
             # the card's width in the picture it was read from: small text says little
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             p = fuse(self.model.classes, p, self._text(source, quad), width)
+        if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
+            self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
+            return None, 0.0
         v = colour_votes(card_bgr, palette=self.palette)
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
@@ -238,6 +242,7 @@ class Recognizer:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
         elif bgr.shape[2] != 3:
             return [], []
+        self.foreign = 0
         faces, backs = self.locate_all(bgr, close_ups)
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four

@@ -46,6 +46,9 @@ def hog(img, cell=8, bins=9):
     return blocks.ravel()
 
 
+OTHER = "other-deck"   # the class of a card of another deck (read/train.py make_set's `others`)
+
+
 def glyph_image(card_bgr: np.ndarray) -> np.ndarray:
     """uint8 GLYPH_H x GLYPH_W: min channel, stretched between its 2nd and 98th percentiles."""
     card = cv2.resize(card_bgr, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)

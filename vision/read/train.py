@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from ..synth.augment import camera_view
-from .symbols import SymbolModel, features
+from .symbols import OTHER, SymbolModel, features
 
 
 def symbol_classes(deck) -> dict[str, list[str]]:
@@ -39,24 +39,36 @@ def select_prints(prints=None, exclude=()) -> tuple[str, ...] | None:
     return None if chosen == PRINTS else chosen
 
 
+OTHER_DECK = "uno"          # ... learned from: the UNO family's art in all its print families
+
+
 def make_set(deck, n: int, seed: int, views_per_render: int = 4, log=print,
-             prints=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+             prints=None, others: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """n feature rows with labels (index into the returned symbol list). `prints`: the print
-    families (vision.art.style.PRINTS) the faces are drawn from; None = all."""
+    families (vision.art.style.PRINTS) the faces are drawn from; None = all. `others`: the share
+    of samples that are cards of another deck (OTHER_DECK, any print), labelled OTHER: a designed
+    deck's classifier that has seen no foreign card calls a UNO blue 7 a blue spork, and is sure."""
+    from referee import load_deck
     from vision.art import render_card, style_for
 
     classes = symbol_classes(deck)
     names = list(classes)
+    if others > 0:
+        foreign = list(load_deck(OTHER_DECK).cards)
+        names.append(OTHER)
     rng = np.random.default_rng(seed)
     prng = random.Random(seed)
     xs, ys = [], []
     t0 = time.time()
     while len(xs) < n:
-        k = int(rng.integers(len(names)))
-        cid = classes[names[k]][int(rng.integers(len(classes[names[k]])))]
         w = int(rng.integers(120, 220))
-        style = style_for(deck.id, prng, prints=prints)
-        face = render_card(cid, deck.id, style=style, size=(w, int(round(w * 87 / 56))))
+        if others > 0 and rng.random() < others:
+            k, cid, art = len(names) - 1, foreign[int(rng.integers(len(foreign)))], OTHER_DECK
+        else:
+            k = int(rng.integers(len(classes)))
+            cid, art = classes[names[k]][int(rng.integers(len(classes[names[k]])))], deck.id
+        style = style_for(art, prng, prints=prints if art == deck.id else None)
+        face = render_card(cid, art, style=style, size=(w, int(round(w * 87 / 56))))
         for _ in range(views_per_render):
             xs.append(features(camera_view(face, rng)))
             ys.append(k)

@@ -61,6 +61,9 @@ def register(sub) -> None:
     p.add_argument("--exclude-print", action="append", default=[], metavar="NAME",
                    help="symbol classifier, uno/ono: leave this print family out of training (repeatable), "
                         "e.g. to test the model on a print it never saw")
+    p.add_argument("--others", type=float, default=None, metavar="SHARE",
+                   help="symbol classifier: the share of samples that are UNO cards labelled "
+                        "'another deck' (default 0.15 for dino2 and snake-cup, 0 for uno/ono)")
     p.set_defaults(run=run_train)
 
 
@@ -105,6 +108,9 @@ def run_identify(args) -> int:
         else:
             found = ", ".join(f"{c['card']} ({c['confidence']:.2f}{'' if c['sure'] else ', unsure: confirm'})"
                               for c in cards) or "no card found"
+            if rec.foreign:     # found, but a card of no card id of this deck (a UNO card on a DINO 2 table)
+                found += (f"; {rec.foreign} card{'s' if rec.foreign > 1 else ''} of another deck "
+                          f"(not {args.deck}): not read")
             print(f"{path}: {found}")
     return status
 
@@ -162,9 +168,14 @@ def run_train(args) -> int:
     t0 = time.time()
     only = f", prints {', '.join(prints)}" if prints else ""
     print(f"rendering {args.samples} training samples of deck {deck.id} (seed {args.seed}{only})", flush=True)
-    x, y, names = make_set(deck, args.samples, args.seed, prints=prints)
+    # a designed deck's table may see a stray UNO card: its model learns them as "another deck"
+    others = args.others if args.others is not None else (0.0 if deck.id in UNO_FAMILY else 0.15)
+    if not 0.0 <= others < 1.0:
+        print("tableref: --others must be at least 0 and below 1", file=sys.stderr)
+        return 2
+    x, y, names = make_set(deck, args.samples, args.seed, prints=prints, others=others)
     meta = {"deck": deck.id, "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
-            "command": "tableref train " + " ".join(sys.argv[2:])}
+            "others": others, "command": "tableref train " + " ".join(sys.argv[2:])}
     if deck.id in UNO_FAMILY:    # which print families the model saw (leave-one-print-out)
         meta["prints"] = list(prints or PRINTS)
     model = fit(x, y, names, epochs=args.epochs, seed=args.seed, meta=meta)
@@ -193,6 +204,10 @@ def _train_detector(args) -> int:
     out = Path(args.out) if args.out else DEFAULT_MODEL
     if args.init and not Path(args.init).is_file():
         print(f"tableref: no weights at {args.init}", file=sys.stderr)
+        return 2
+    if args.init and args.init.endswith(".int8.onnx"):
+        print(f"tableref: {args.init} is the int8 run-time twin; continue from the float model "
+              f"{args.init.removesuffix('.int8.onnx')}.onnx", file=sys.stderr)
         return 2
     train(images=args.images, epochs=epochs, imgsz=args.imgsz, seed=args.seed, out=out, init=args.init,
           closeups=args.closeups, lr0=args.lr0, command="tableref train " + " ".join(sys.argv[2:]))
