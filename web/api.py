@@ -225,6 +225,57 @@ def web_camera_problem(source) -> str | None:
             "rtsp:// address; video files and other sources only from the command line (tableref serve --camera)")
 
 
+# -- seats: where each player sits on the camera's picture (web/seats.py) ---------------------------
+def seats_body(table) -> dict:
+    marked = table.seat_map()
+    note = None
+    if table.seats and not marked:
+        note = "the seats were marked for other players: mark them again for this game"
+    elif not table.seats:
+        note = "no seats marked: camera plays go to the player whose turn it is"
+    return {"seats": table.seats, "marked": bool(marked), "players": table.player_names(), "note": note}
+
+
+@api.get("/tables/<table_id>/seats")
+def get_seats(table_id: str):
+    table, err = table_or_404(table_id)
+    return err or jsonify(seats_body(table))
+
+
+@api.put("/tables/<table_id>/seats")
+def put_seats(table_id: str):
+    from .seats import BadSeats
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    try:
+        registry().set_seats(table_id, body)
+    except BadSeats as e:
+        return error(400, f"{e}; the seats did not change")
+    except StoreError as e:
+        return error(503, f"the seats were not stored, so nothing changed; try again ({e})")
+    return jsonify(seats_body(table))
+
+
+@api.delete("/tables/<table_id>/seats")
+def delete_seats(table_id: str):
+    if not token_ok():
+        return unauthorized()
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    try:
+        registry().set_seats(table_id, None)
+    except StoreError as e:
+        return error(503, f"the seats were not cleared; try again ({e})")
+    return jsonify(seats_body(table))
+
+
 # -- live push ----------------------------------------------------------------------------------------
 @api.get("/tables/<table_id>/stream")
 def stream(table_id: str):

@@ -36,6 +36,11 @@ META = (VERSION, SESSION, SENT_MS, TTL_MS)
 TTL_DEFAULT_MS = 8000       # a command with a session and sent_ms but no ttl_ms waits at most this long
 ANSWERS_KEPT = 2000         # answers remembered per table for event_ids seen again (in memory)
 SESSIONS_KEPT = 4096        # clock baselines remembered per server
+SEATS = "seats"             # the store's setting key of a table's seats
+
+
+# Fields of a stream's payload that are the table's, not the referee's state object.
+TABLE_FIELDS = ("log", "table", "version", "problems", "seats", "seats_marked")
 
 
 class UnknownTable(LookupError):
@@ -146,6 +151,7 @@ class Table:
     problems: list[str] = field(default_factory=list)         # stored events skipped at load (see replay_safely)
     summaries: list[str] = field(default_factory=list)        # the referee's words for each stored event
     answers: OrderedDict = field(default_factory=OrderedDict) # event_id -> the first answer (Submission)
+    seats: list[dict] = field(default_factory=list)           # where each player sits on the picture (web/seats.py)
 
     @property
     def version(self) -> int:
@@ -157,6 +163,14 @@ class Table:
         key = event.get(EVENT_ID)
         if isinstance(key, str):
             self.event_ids.setdefault(key, len(self.stored))
+
+    def player_names(self) -> list[str]:
+        return [p["name"] for p in self.game.to_dict()["players"]]
+
+    def seat_map(self) -> dict[str, float]:
+        """{player: border position} of the game in force, {} when no seats fit it (web/seats.py)."""
+        from .seats import seat_map
+        return seat_map(self.seats, self.player_names())
 
     @property
     def setup(self) -> dict:
@@ -172,6 +186,8 @@ class Table:
         state["table"] = self.id
         state["log"] = redact(self.recent_log())          # a setup's camera address, without its password
         state["version"] = self.version
+        state["seats"] = self.seats
+        state["seats_marked"] = bool(self.seat_map())
         if self.problems:
             state["problems"] = self.problems
         return state
@@ -203,6 +219,7 @@ class TableRegistry:
         summaries: list[str] = []
         game, problems = replay_safely(stored, summaries)
         table = Table(table_id, game, [], problems=problems, summaries=summaries)
+        table.seats = self.store.setting(table_id, SEATS) or []
         for line in problems:
             log.error("table %s: %s; it opens at the state after the events that replay", table_id, line)
         for event in stored:
@@ -354,6 +371,21 @@ class TableRegistry:
                 table = self._pending[table_id] = Table(table_id, Game(), [])
             return table
 
+    # -- seats (not events: the referee never sees them) -----------------------------------------
+    def set_seats(self, table_id: str, body) -> list[dict]:
+        """Checks and stores where the players sit (None clears the seats); raises BadSeats (nothing
+        changed), UnknownTable or StoreError. The camera and every stream hear of it."""
+        from .seats import check_seats
+        table = self.get(table_id)
+        with table.lock:
+            seats = [] if body is None else check_seats(body, table.player_names())
+            self.store.put_setting(table_id, SEATS, seats or None)
+            table.seats = seats
+            if table.camera is not None and hasattr(table.camera, "set_seats"):
+                table.camera.set_seats(table.seat_map())
+            self._publish(table)
+        return seats
+
     def _publish(self, table: Table) -> dict:
         payload = table.payload()
         with table.changed:
@@ -362,7 +394,7 @@ class TableRegistry:
             table.changed.notify_all()
             for hook in self.push_hooks:
                 hook(table.id, table.message, table.message_id)
-        return {k: v for k, v in payload.items() if k not in ("log", "table", "version", "problems")}
+        return {k: v for k, v in payload.items() if k not in TABLE_FIELDS}
 
     # -- streams ---------------------------------------------------------------------------------
     def latest(self, table: Table) -> tuple[int, str, int]:
