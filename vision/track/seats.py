@@ -23,6 +23,7 @@ SIGMA = 0.15          # spread of where one player's arm crosses the border (bor
 NOBODY_AT = 3.0       # a hand this many SIGMA from every seat is as likely from nobody's seat
 MIN_APART = 0.25      # two seats closer than this along the border cannot be told apart
 EDGE_BAND = 0.25      # a mark must lie this close to the picture's edge (a share of the picture)
+SURE = 0.8            # a seat named with at least this confidence is charged; below, the table is asked
 
 
 def edge_position(x: float, y: float) -> float:
