@@ -276,6 +276,44 @@ def delete_seats(table_id: str):
     return jsonify(seats_body(table))
 
 
+@api.get("/tables/<table_id>/who-played")
+def who_played(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    with table.lock:
+        return jsonify(questions=table.questions(), waiting=len(table.pending))
+
+
+@api.post("/tables/<table_id>/who-played")
+def answer_who_played(table_id: str):
+    from .tables import UnknownQuestion
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    if not isinstance(body, dict) or type(body.get("question")) is not int or "player" not in body:
+        return error(400, 'send {"question": ID, "player": NAME or seat index, or null for "nobody: not a play"}; '
+                          'nothing changed')
+    try:
+        results = registry().answer(table_id, body["question"], body["player"])
+    except UnknownQuestion as e:
+        return error(409, f"{e}; nothing changed")
+    except MalformedEvent as e:
+        return error(400, f"{e}; nothing changed")
+    except StoreError as e:
+        return error(503, f"the answer was not stored, so nothing changed; try again ({e})")
+    except Stopping as e:
+        return error(503, f"{e}; nothing changed")
+    with table.lock:
+        return jsonify(verdicts=[r.verdict.to_dict() for r in results], state=table.game.to_dict(),
+                       questions=table.questions())
+
+
 # -- live push ----------------------------------------------------------------------------------------
 @api.get("/tables/<table_id>/stream")
 def stream(table_id: str):

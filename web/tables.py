@@ -37,10 +37,15 @@ TTL_DEFAULT_MS = 8000       # a command with a session and sent_ms but no ttl_ms
 ANSWERS_KEPT = 2000         # answers remembered per table for event_ids seen again (in memory)
 SESSIONS_KEPT = 4096        # clock baselines remembered per server
 SEATS = "seats"             # the store's setting key of a table's seats
+WHO = "who_played"          # ... and of the camera plays waiting for "who played?"
 
 
 # Fields of a stream's payload that are the table's, not the referee's state object.
-TABLE_FIELDS = ("log", "table", "version", "problems", "seats", "seats_marked")
+TABLE_FIELDS = ("log", "table", "version", "problems", "seats", "seats_marked", "who_played")
+
+
+class UnknownQuestion(LookupError):
+    """A "who played?" answer to a question that is not open (answered already, or never asked)."""
 
 
 class UnknownTable(LookupError):
@@ -152,6 +157,10 @@ class Table:
     summaries: list[str] = field(default_factory=list)        # the referee's words for each stored event
     answers: OrderedDict = field(default_factory=OrderedDict) # event_id -> the first answer (Submission)
     seats: list[dict] = field(default_factory=list)           # where each player sits on the picture (web/seats.py)
+    # camera plays waiting for the table, in the order seen: {"id", "event", "player"} where player
+    # is None while "who played?" is open (with the question's fields), else the player it goes to
+    pending: list[dict] = field(default_factory=list)
+    drain_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def version(self) -> int:
@@ -163,6 +172,15 @@ class Table:
         key = event.get(EVENT_ID)
         if isinstance(key, str):
             self.event_ids.setdefault(key, len(self.stored))
+
+    def questions(self) -> list[dict]:
+        """The open "who played?" questions, oldest first, each with how many plays wait behind it."""
+        out = []
+        for n, item in enumerate(self.pending):
+            if item["player"] is None and not item.get("dismissed"):
+                out.append({k: item[k] for k in ("id", "text", "cards", "likely", "shares", "why")} |
+                           {"t": item["event"].get("t"), "waiting": len(self.pending) - n - 1})
+        return out
 
     def player_names(self) -> list[str]:
         return [p["name"] for p in self.game.to_dict()["players"]]
@@ -188,6 +206,7 @@ class Table:
         state["version"] = self.version
         state["seats"] = self.seats
         state["seats_marked"] = bool(self.seat_map())
+        state["who_played"] = self.questions()
         if self.problems:
             state["problems"] = self.problems
         return state
@@ -220,6 +239,7 @@ class TableRegistry:
         game, problems = replay_safely(stored, summaries)
         table = Table(table_id, game, [], problems=problems, summaries=summaries)
         table.seats = self.store.setting(table_id, SEATS) or []
+        table.pending = self.store.setting(table_id, WHO) or []
         for line in problems:
             log.error("table %s: %s; it opens at the state after the events that replay", table_id, line)
         for event in stored:
@@ -386,6 +406,72 @@ class TableRegistry:
             self._publish(table)
         return seats
 
+    # -- camera plays and "who played?" (web/who.py) -------------------------------------------------
+    def camera_play(self, table_id: str, event: dict, question: dict | None = None) -> list[Submission]:
+        """A play seen by the camera. With a question (the camera was unsure who played) it waits,
+        charged to nobody, until answered; a play with its player is submitted at once, unless
+        earlier plays wait for an answer: then it waits behind them, so the referee judges the
+        plays in the order they were made. Returns the submissions made now."""
+        table = self.get(table_id)
+        with table.lock:
+            if question is None and not table.pending:
+                held = False
+            else:
+                held = True
+                number = max((i["id"] for i in table.pending), default=0) + 1
+                item = {"id": number, "event": event, "player": None if question else event["player"]}
+                if question:
+                    item |= question
+                self._save_pending(table, table.pending + [item])
+                self._publish(table)
+        return [] if held else [self.submit(table_id, event)]
+
+    def answer(self, table_id: str, question_id, player) -> list[Submission]:
+        """Answers "who played?": `player` (a name or seat index) played it, or None: nobody did
+        (not a play). The play goes to the referee in that player's name, then every play that
+        waited behind it and knows its player, up to the next open question. Raises
+        UnknownQuestion, or MalformedEvent for a player not at the table (nothing changed)."""
+        table = self.get(table_id)
+        with table.lock:
+            item = next((i for i in table.pending if i["id"] == question_id and i["player"] is None
+                         and not i.get("dismissed")), None)
+            if item is None:
+                raise UnknownQuestion(f"there is no open question {question_id!r} at table {table_id!r} "
+                                      f"(answered already?)")
+            names = table.player_names()
+            if player is None:
+                chosen = None
+            elif type(player) is int and 0 <= player < len(names):
+                chosen = names[player]
+            elif isinstance(player, str) and sum(n.casefold() == player.casefold() for n in names) == 1:
+                chosen = next(n for n in names if n.casefold() == player.casefold())
+            else:
+                raise MalformedEvent(f"{str(player)[:40]!r} does not play at this table (players: {', '.join(names)})")
+            updated = [dict(i) for i in table.pending]
+            for i in updated:
+                if i["id"] == question_id:
+                    i["player"], i["dismissed"] = chosen, chosen is None
+            self._save_pending(table, updated)
+        return self._drain(table)
+
+    def _drain(self, table: Table) -> list[Submission]:
+        """Submits the waiting plays from the oldest while each knows its player (or was dismissed)."""
+        results = []
+        with table.drain_lock:
+            while True:
+                with table.lock:
+                    if not table.pending or (table.pending[0]["player"] is None and not table.pending[0].get("dismissed")):
+                        self._publish(table)
+                        return results
+                    head = table.pending[0]
+                    self._save_pending(table, table.pending[1:])
+                if not head.get("dismissed"):
+                    results.append(self.submit(table.id, {**head["event"], "player": head["player"]}))
+
+    def _save_pending(self, table: Table, pending: list[dict]) -> None:
+        self.store.put_setting(table.id, WHO, pending or None)     # raises StoreError: nothing changed
+        table.pending = pending
+
     def _publish(self, table: Table) -> dict:
         payload = table.payload()
         with table.changed:
@@ -436,5 +522,5 @@ def check_event_id(event: dict) -> None:
         raise MalformedEvent(f"{EVENT_ID} must be a string of 1 to {EVENT_ID_MAX} printable characters")
 
 
-__all__ = ["MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
+__all__ = ["UnknownQuestion", "MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
            "UnknownTable", "replay_safely"]
