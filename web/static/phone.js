@@ -61,10 +61,50 @@ function render(s) {
   const key = v ? `${v.index}:${v.accepted}` : null;
   if (key !== lastVerdictKey && lastVerdictKey !== null && v) speak(v.accepted ? v.reason : `Not allowed. ${v.player ? v.player + ": " : ""}${v.reason}`);
   lastVerdictKey = key;
+  renderWhoPlayed(s.who_played || []);
   if (s.event_count !== lastCount) refreshTimeline();
   lastCount = s.event_count;
   if (hostWired) renderHost(s);
 }
+
+// -- "who played the red 7?": the camera was unsure whose hand brought a card (docs/api.md, Seats) ---
+let whoKey = null;
+function renderWhoPlayed(questions) {
+  const box = $("who-played");
+  const key = JSON.stringify(questions.map(q => q.id)) + (token() ? "host" : "");
+  if (key === whoKey) return;              // redraw only when the questions change (keeps a tap's target)
+  whoKey = key;
+  box.hidden = questions.length === 0;
+  box.innerHTML = questions.map(q => {
+    const buttons = q.likely.map((name, i) =>
+      `<button type="button" class="${i === 0 ? "primary" : ""}" data-question="${q.id}" data-player="${escapeHtml(name)}">${escapeHtml(name)}</button>`).join("") +
+      `<button type="button" data-question="${q.id}" data-player="">nobody: not a play</button>`;
+    const wait = q.waiting ? `<p class="help">${q.waiting} later play${q.waiting > 1 ? "s wait" : " waits"} for this answer.</p>` : "";
+    return `<div class="question" data-question-box="${q.id}"><p><b>${escapeHtml(q.text)}</b> <span class="why">(the camera is not sure: ${escapeHtml(q.why)})</span></p>` +
+      (token() ? `<div class="row">${buttons}</div>` : `<p class="help">The host answers on their phone; nothing is charged until then.</p>`) + wait + `</div>`;
+  }).join("");
+  if (questions.length && key !== null) speak(questions[0].text);
+}
+
+$("who-played").addEventListener("click", async e => {
+  const b = e.target.closest("button[data-question]");
+  if (!b) return;
+  const player = b.dataset.player || null;
+  const what = player ? `${player} played it` : "nobody played it";
+  toast("pending", `${what} …`);
+  let r, body = {};
+  try {
+    r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/who-played`, {
+      method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token()}`},
+      body: JSON.stringify({question: Number(b.dataset.question), player})});
+    body = await r.json().catch(() => ({}));
+  } catch (err) { toast("bad", "the server cannot be reached; nothing changed"); return; }
+  if (!r.ok) { toast("bad", `${body.error || r.statusText} (${r.status})`); return; }
+  const v = (body.verdicts || [])[0];
+  if (!v) toast("ok", "✓ dropped: nobody played it");
+  else if (v.accepted) toast("ok", `✓ ${v.reason}`);
+  else toast("bad", "", `✗ <b class="who">${escapeHtml(v.player || player)}</b>: not allowed: ${escapeHtml(v.reason)}`);
+});
 
 // -- spoken announcements and keeping the screen awake -------------------------------------------------
 function speak(text) {
