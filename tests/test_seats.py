@@ -164,3 +164,12 @@ def test_seats_the_store_refuses_are_503_and_not_kept(tmp_path):
     r = c.put("/api/tables/main/seats", json=GOOD, headers=AUTH)
     assert r.status_code == 503 and "nothing changed" in r.get_json()["error"]
     assert c.get("/api/tables/main/seats").get_json()["seats"] == []
+
+
+def test_watch_takes_seats_by_their_place_on_the_edge_and_refuses_bad_ones():
+    import argparse
+    from web.commands.vision_cmds import _seats
+    assert _seats("Ana=2.5, Ben=3.7") == {"Ana": 2.5, "Ben": 3.7}
+    for bad in ("Ana=5", "Ana", "Ana=2,Ana=3", "=2", "Ana=x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _seats(bad)

@@ -108,7 +108,7 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
     look = int(g.integers(1 << 30))
     path = out / f"{name}.mp4"
     writer, used = None, None
-    for cc in ([codec] if codec else ["avc1", "mp4v"]):
+    for cc in ([codec] if codec else ["mp4v", "avc1"]):     # mp4v: every OpenCV build writes it
         writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*cc), FPS, (W, Hh))
         if writer.isOpened():
             used = cc
