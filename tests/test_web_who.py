@@ -188,3 +188,16 @@ def test_the_camera_charges_seats_and_asks(tmp_path, monkeypatch):
     status = c.get("/api/tables/main/camera").get_json()
     assert status["seats_marked"] and "Who played the red 5?" in status["last_result"]
     app.extensions["tableref"].shutdown()
+
+
+def test_a_new_game_drops_the_questions_about_the_last_one(app):
+    c = app.test_client()
+    table_with(c, "prison")
+    reg = app.extensions["tableref"]
+    reg.camera_play("main", play("blue-5"), question_for(play("blue-5"), PLAYERS))
+    assert c.get("/api/tables/main/who-played").get_json()["waiting"] == 1
+    for _ in range(2):
+        c.post("/api/tables/main/events", json={"type": "undo"}, headers=AUTH)     # back before the setup
+    assert c.post("/api/tables/main/events", json={"type": "setup", "rules": "prison", "players": PLAYERS},
+                  headers=AUTH).get_json()["verdict"]["accepted"]
+    assert c.get("/api/tables/main/who-played").get_json() == {"questions": [], "waiting": 0}

@@ -315,6 +315,9 @@ class TableRegistry:
                 table.stored.append(event)
                 table.summaries.append(verdict.reason)
                 table.remember(event)
+                if event["type"] == "setup" and table.pending:
+                    # a new game: the camera's questions about the last one are moot
+                    self._save_pending(table, [])
             if created:
                 if not verdict.accepted:
                     with self._lock:

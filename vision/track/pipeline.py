@@ -217,6 +217,7 @@ class TablePipeline:
             if roi is not None:
                 x, y, w, h = roi
                 cv2.rectangle(img, (x, y), (x + w, y + h), colour, 1)
+        self._annotate_seats(img)
         for r in self._overlay:
             pts = r.quad.pts.astype(np.int32)
             ok = r.confidence >= CONFIRM_THRESHOLD
@@ -225,6 +226,20 @@ class TablePipeline:
                         0.45, (255, 255, 255), 1, cv2.LINE_AA)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])
         return buf.tobytes() if ok else b""
+
+
+    def _annotate_seats(self, img: np.ndarray) -> None:
+        """The marked seats on the picture's edge, and where the hands at the pile come in."""
+        h, w = img.shape[:2]
+        for name, s in self.seats.items():
+            x, y = edge_point(s)
+            p = (int(min(w - 1, x * w)), int(min(h - 1, y * h)))
+            cv2.circle(img, p, 7, (0, 210, 255), -1)
+            cv2.putText(img, name, (min(w - 60, max(2, p[0] - 20)), min(h - 4, max(14, p[1] + (16 if y < 0.5 else -10)))),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 210, 255), 1, cv2.LINE_AA)
+        for s, _ in self.hands.last_blobs:
+            x, y = edge_point(s)
+            cv2.circle(img, (int(min(w - 1, x * w)), int(min(h - 1, y * h))), 11, (255, 0, 255), 2)
 
 
 def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500) -> list:
