@@ -101,3 +101,14 @@ def test_camera_noise_alone_is_no_hand(noise):
         img = np.clip(table() + g.normal(0, noise, (H, W, 3)), 0, 255).astype(np.uint8)
         w.update(1 + k / 30, img, False, PILE)
     assert w.sightings == []
+
+
+def test_cards_that_settle_together_go_out_as_one_double_when_asked():
+    from vision.track.pipeline import together
+    a = {"type": "play", "t": 2.0, "cards": ["red-7"], "confidence": 0.9, "seat": "Ana", "seat_confidence": 0.95}
+    b = {"type": "play", "t": 2.0, "cards": ["blue-7"], "confidence": 0.7, "seat": "Ana", "seat_confidence": 0.95}
+    hint = {"type": "draw_hint", "t": 2.0}
+    got = together([hint, a, b])
+    assert got == [hint, {**a, "cards": ["red-7", "blue-7"], "confidence": 0.7}]
+    assert together([a]) == [a]
+    assert together([a, {**b, "unconfirmed": True}])[-1]["unconfirmed"] is True

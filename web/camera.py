@@ -148,6 +148,7 @@ class CameraFeed:
                 self.pipeline = TablePipeline(self._source_arg(), self.deck)
                 self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
             self.set_seats(self._seats())
+            self.pipeline.doubles_together = True    # a double is one play for the referee
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
         except Exception as e:

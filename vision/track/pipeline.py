@@ -15,7 +15,8 @@ Events emitted (each with `t`, the video time in seconds, and the outline it was
 `play` carries no `player`: the web side charges it to `seat`'s player when seats are marked
 (`seats`: {name: border position}, vision/track/seats.py) and sure, asks when unsure, and adds
 the current player when no seats are marked (docs/vision.md, "Who played"). Doubles
-are one `play` event per card, lower card first, at the same `t`.
+are one `play` event per card, lower card first, at the same `t`; with `doubles_together` (the
+web sets it) one `play` of all the cards that settled together, as the referee takes a double.
 
 Regions: the discard pile is found by itself around the first face-up card read (the flip), the
 draw pile as a card-shaped outline that reads as no face (a card back); either can be given by
@@ -67,6 +68,9 @@ class TablePipeline:
         self.hands = HandWatch()
         # {seat name: border position} (vision/track/seats.py); the web sets it when seats are marked
         self.seats: dict[str, float] = dict(seats or {})
+        # cards that settle together go out as one play (a double, as the referee takes it); the
+        # web sets this, `watch` keeps one event a card
+        self.doubles_together = False
 
     def _set_status(self, state: str, message: str) -> None:
         self.status = {"state": state, "message": message}
@@ -120,6 +124,8 @@ class TablePipeline:
             events.append(e)
         if out or (self.tracker._done_for_rest and not self.hands.at_pile()):
             self.hands.reset()
+        if self.doubles_together:
+            events = together(events)
         return events
 
     def _moving(self, motion: np.ndarray, roi) -> bool:
@@ -240,6 +246,21 @@ class TablePipeline:
         for s, _ in self.hands.last_blobs:
             x, y = edge_point(s)
             cv2.circle(img, (int(min(w - 1, x * w)), int(min(h - 1, y * h))), 11, (255, 0, 255), 2)
+
+
+def together(events: list[dict]) -> list[dict]:
+    """The play events of one settle as one play of all their cards (lower card first): the
+    referee takes a double as one play, and the second card alone would be a jump-in on one's own
+    card. Its confidence is the least sure card's; unconfirmed if any card is."""
+    plays = [e for e in events if e["type"] == "play"]
+    if len(plays) < 2:
+        return events
+    merged = dict(plays[0])
+    merged["cards"] = [c for e in plays for c in e["cards"]]
+    merged["confidence"] = min(e["confidence"] for e in plays)
+    if any(e.get("unconfirmed") for e in plays):
+        merged["unconfirmed"] = True
+    return [e for e in events if e["type"] != "play"] + [merged]
 
 
 def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500) -> list:
