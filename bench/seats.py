@@ -16,6 +16,7 @@ adds to a frame (HandWatch.update, median), and the median frame of the whole pi
 
     .venv/bin/python bench/seats.py [--seed N] [--recordings K] [--plays P] [--keep DIR] [--json]
     .venv/bin/python bench/seats.py --speed      # the demo recording with and without the hand watch
+    .venv/bin/python bench/seats.py --recordings 0 --prison    # only the California Prison game
 
 With --json the last line is {"seat_accuracy", "seat_wrong_sure", "reveal_top1", "plays",
 "plays_seen", "seat_accuracy_all_plays"} (reveal_top1 is null: reading a shown hand is not built yet).
@@ -107,6 +108,79 @@ def demo_speed(rounds: int = 2) -> dict:
     return {k: round(float(np.median(v)), 2) for k, v in got.items()} | {"frames": len(frames), "rounds": rounds}
 
 
+def prison_game(folder: Path) -> dict:
+    """The California Prison game of vision/synth/prison_demo.py acted out at a seated table: the
+    jump-ins among the plays the pipeline saw, and how many were charged to the right player
+    (sure), asked, or charged to someone else (sure and wrong)."""
+    from referee import Game
+    from vision.synth.prison_demo import render_prison_demo
+    meta = render_prison_demo(str(folder))
+    log = [json.loads(line) for line in (folder / "demo.events.jsonl").read_text().splitlines() if line.strip()]
+    names = log[0]["players"]
+    p = TablePipeline(str(folder / "demo.mp4"), "uno", realtime=False,
+                      seats={n: s["edge"] for n, s in meta["seats"].items()})
+    p.doubles_together = True
+    events: list[dict] = []
+    p.run(events.append)
+    seen = [e for e in events if e["type"] == "play"]
+    fps, game = meta["fps"], Game()
+    plays = [c for c in meta["card_events"] if c["type"] == "play"]
+    out = {"plays": len(plays), "seen": 0, "jump_ins": 0, "jump_ins_seen": 0, "right_sure": 0, "asked": 0,
+           "wrong_sure": 0, "cards_read_right": 0}
+    k = 0
+    for i, e in enumerate(log):
+        current = game.to_dict().get("current_player")
+        game.submit(e)
+        if e["type"] != "play":
+            continue
+        c = plays[k]
+        k += 1
+        jump = e["player"] != current
+        out["jump_ins"] += jump
+        start = c["land_frame"] / fps - 0.05
+        end = plays[k]["land_frame"] / fps - 0.05 if k < len(plays) else float("inf")
+        got = next((x for x in seen if start <= x["t"] < end), None)
+        if got is None:
+            continue
+        out["seen"] += 1
+        out["cards_read_right"] += sorted(got["cards"]) == sorted(e["cards"])
+        if not jump:
+            continue
+        out["jump_ins_seen"] += 1
+        sure = (got.get("seat_confidence") or 0) >= SURE
+        right = got.get("seat") == names[e["player"]]
+        out["right_sure" if sure and right else "wrong_sure" if sure else "asked"] += 1
+    return out
+
+
+def report(rows, seen, tables, hand_ms, frame_ms, result) -> None:
+    n = len(rows)
+    print("recordings:")
+    for line in tables:
+        print("  " + line)
+    print(f"plays: {n}, seen by the pipeline: {sum(r['seen'] for r in rows)}, card read right: "
+          f"{sum(r['card_read'] for r in rows)}")
+    print("of the plays the pipeline saw:")
+    print(f"{'kind':<10} {'plays':>5} {'right':>6} {'sure':>6} {'sure+right':>10} {'wrong+sure':>10}")
+    for kind in ["all"] + sorted(Counter(r["kind"] for r in seen)):
+        rs = seen if kind == "all" else [r for r in seen if r["kind"] == kind]
+        if not rs:
+            continue
+        s = [r for r in rs if r["confidence"] is not None and r["confidence"] >= SURE]
+        print(f"{kind:<10} {len(rs):>5} {sum(r['seat'] == r['player'] for r in rs) / len(rs):>6.1%} "
+              f"{len(s) / len(rs):>6.1%} {sum(r['seat'] == r['player'] for r in s) / len(rs):>10.1%} "
+              f"{sum(r['seat'] != r['player'] for r in s) / len(rs):>10.1%}")
+    for r in seen:
+        if r["seat"] != r["player"]:
+            print(f"  not right: seed {r['seed']} {r['kind']} {r['player']} {r['card']}: named {r['seat']} "
+                  f"({r['confidence']}), likely {r['likely']}, hands {r['hands']}")
+    print(f"time: hand watch {np.median(hand_ms):.2f} ms median a frame (p95 {np.percentile(hand_ms, 95):.2f}); "
+          f"whole pipeline frame {np.median(frame_ms):.2f} ms median")
+    print(f"seat accuracy {result['seat_accuracy']:.1%} of the plays seen (target >= 95%; "
+          f"{result['seat_accuracy_all_plays']:.1%} of all plays), wrong but sure {result['seat_wrong_sure']:.1%} "
+          f"(target <= 1%); sure = seat_confidence >= {SURE}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1000, help="recordings are made from seeds N, N+1, ...")
@@ -116,6 +190,8 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--speed", action="store_true", help="only time the pipeline on the demo recording with and "
                                                          "without the hand watch")
+    ap.add_argument("--prison", action="store_true", help="also act out the California Prison game of "
+                                                          "vision/synth/prison_demo.py and score its jump-ins")
     args = ap.parse_args()
     if args.speed:
         got = demo_speed()
@@ -144,29 +220,18 @@ def main() -> int:
     result = {"seat_accuracy": round(len(right) / max(1, len(seen)), 4),
               "seat_wrong_sure": round(len(wrong_sure) / max(1, len(seen)), 4),
               "reveal_top1": None, "plays": n, "plays_seen": len(seen),
-              "seat_accuracy_all_plays": round(len(right) / n, 4)}
-    print("recordings:")
-    for line in tables:
-        print("  " + line)
-    print(f"plays: {n}, seen by the pipeline: {sum(r['seen'] for r in rows)}, card read right: "
-          f"{sum(r['card_read'] for r in rows)}")
-    print("of the plays the pipeline saw:")
-    print(f"{'kind':<10} {'plays':>5} {'right':>6} {'sure':>6} {'sure+right':>10} {'wrong+sure':>10}")
-    for kind in ["all"] + sorted(Counter(r["kind"] for r in seen)):
-        rs = seen if kind == "all" else [r for r in seen if r["kind"] == kind]
-        s = [r for r in rs if r["confidence"] is not None and r["confidence"] >= SURE]
-        print(f"{kind:<10} {len(rs):>5} {sum(r['seat'] == r['player'] for r in rs) / len(rs):>6.1%} "
-              f"{len(s) / len(rs):>6.1%} {sum(r['seat'] == r['player'] for r in s) / len(rs):>10.1%} "
-              f"{sum(r['seat'] != r['player'] for r in s) / len(rs):>10.1%}")
-    for r in seen:
-        if r["seat"] != r["player"]:
-            print(f"  not right: seed {r['seed']} {r['kind']} {r['player']} {r['card']}: named {r['seat']} "
-                  f"({r['confidence']}), likely {r['likely']}, hands {r['hands']}")
-    print(f"time: hand watch {np.median(hand_ms):.2f} ms median a frame (p95 {np.percentile(hand_ms, 95):.2f}); "
-          f"whole pipeline frame {np.median(frame_ms):.2f} ms median")
-    print(f"seat accuracy {result['seat_accuracy']:.1%} of the plays seen (target >= 95%; "
-          f"{result['seat_accuracy_all_plays']:.1%} of all plays), wrong but sure {result['seat_wrong_sure']:.1%} "
-          f"(target <= 1%); sure = seat_confidence >= {SURE}")
+              "seat_accuracy_all_plays": round(len(right) / max(1, n), 4)}
+    if n:
+        report(rows, seen, tables, hand_ms, frame_ms, result)
+    else:                        # --recordings 0: nothing measured, not a score of 0
+        result.update(seat_accuracy=None, seat_wrong_sure=None, seat_accuracy_all_plays=None)
+    if args.prison:
+        with tempfile.TemporaryDirectory() as tmp:
+            pr = prison_game(Path(args.keep) / "prison" if args.keep else Path(tmp))
+        print(f"prison game: {pr['plays']} plays, {pr['seen']} seen ({pr['cards_read_right']} with every card read "
+              f"right); jump-ins {pr['jump_ins']}, {pr['jump_ins_seen']} seen: {pr['right_sure']} charged to the "
+              f"jumper, {pr['asked']} asked, {pr['wrong_sure']} charged to someone else")
+        result["prison"] = pr
     if args.json:
         print(json.dumps(result))
     return 0

@@ -63,13 +63,20 @@ def seat_edge(pile_img: np.ndarray, direction_deg: float, pile_can: np.ndarray, 
 
 
 def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24, players: int | None = None,
-                  size=(640, 480), codec: str | None = None) -> dict:
+                  size=(640, 480), codec: str | None = None, script: list[dict] | None = None,
+                  deck: str = "ono") -> dict:
+    """Random plays by random seats (bench/seats.py), or with `script` (a game's event log, its
+    setup first) that game as it was played: each card event by the hand of its player, doubles
+    carried together and put down side by side, draws taken from the draw pile, spoken events a
+    short pause. The script's truth then goes to NAME.frames.json in the demo's format."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     g = np.random.default_rng(seed)
+    if script is not None:
+        players = len(script[0]["players"])
     n = players or rng.randint(3, 5)
-    names = NAMES[:n]
+    names = NAMES[:n] if script is None else list(script[0]["players"])
     W, Hh = size
     S = int(max(W, Hh) * 1.5)
     table, table_kind = make_table(g, S)
@@ -78,15 +85,15 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
     centre = fp.mean(0)
     cw = float(np.linalg.norm(fp[2] - fp[3])) * 0.17
     size_px = (int(cw * 1.2) // 8 * 8, int(int(cw * 1.2) // 8 * 8 * 87 / 56))
-    style = style_for("ono", random.Random(seed))
+    style = style_for(deck, random.Random(seed))
     faces: dict[str, np.ndarray] = {}
 
     def face(cid):
         if cid not in faces:
-            faces[cid] = render_card(cid, "ono", style=style, size=size_px)
+            faces[cid] = render_card(cid, deck, style=style, size=size_px)
         return faces[cid]
 
-    back = render_back("ono", size=size_px)
+    back = render_back(deck, size=size_px)
     turn = rng.uniform(0, 360)
     seat_dirs = [turn + i * 360 / n + rng.uniform(-10, 10) for i in range(n)]
     skins = [SKINS[rng.randrange(len(SKINS))] for _ in range(n)]
@@ -131,7 +138,13 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
     def reach(seat, target, carry=None, carry_ang=0.0, carry_out=None, frames_in=16, frames_out=13, rest=0,
               other=None, ev_seed=0):
         """A hand from `seat` to `target` (and `other`: a second seat's hand towards the pile at the
-        same time); returns (land frame, last frame of the movement)."""
+        same time); `carry` is a card or a list of cards (a double: put down side by side, apart
+        enough to be read as two). Returns (land frame, last frame of the movement)."""
+        if isinstance(carry, list):
+            side = np.array([math.cos(math.radians(carry_ang)), math.sin(math.radians(carry_ang))])
+            cards = [(card, side * cw * 1.15 * (i - (len(carry) - 1) / 2)) for i, card in enumerate(carry)]
+        else:
+            cards = [(carry, np.zeros(2))]
         ang = seat_dirs[seat] + rng.uniform(-12, 12)
         away = np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
         far = target + away * S * 0.6
@@ -152,11 +165,13 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
             pos = far + (target - far) * t
             c = Canvas(base.img.copy())
             if carry is not None and k < frames_in - 1:
-                c.place(carry, pos, carry_ang + (1 - t) * 25, cw, "moving", shadow=0.45, shadow_offset=(6, 8))
+                for card, off in cards:
+                    c.place(card, pos + off, carry_ang + (1 - t) * 25, cw, "moving", shadow=0.45, shadow_offset=(6, 8))
             if carry_out is not None and k >= frames_in + rest:
                 c.place(carry_out, pos, carry_ang, cw, "moving", shadow=0.45, shadow_offset=(6, 8))
             if carry is not None and k == frames_in - 1:
-                base.place(carry, target, carry_ang, cw, "landed")
+                for card, off in cards:
+                    base.place(card, target + off, carry_ang, cw, "landed")
                 c = Canvas(base.img.copy())
                 land = frame_no
             if carry_out is not None and k == frames_in + rest:
@@ -175,6 +190,11 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
         return land, frame_no - 1
 
     emit(base.img, 20)
+    if script is not None:
+        return _play_script(script, names, seats, meta_base={"fps": FPS, "width": W, "height": Hh, "seed": seed},
+                            reach=reach, emit=lambda k: emit(base.img, k), face=face, back=back, pile_pos=pile_pos,
+                            draw_pos=draw_pos, draw_ang=draw_ang, cw=cw, rng=rng, out=out, name=name,
+                            finish=lambda: (writer.release(), frame_no, used)[1:])
     dealer = rng.randrange(n)
     first = rng.choice(CARDS)
     land, settled = reach(dealer, pile_pos, carry=face(first), carry_ang=draw_ang + rng.uniform(-30, 30), ev_seed=0)
@@ -210,6 +230,52 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
                     "position clockwise from the top-left corner, 0..4; x, y: shares of the picture); "
                     "land_frame: the first frame with the card on the pile; settled_frame: the hand's last frame."}
     (out / f"{name}.truth.json").write_text(json.dumps(meta, indent=1))
+    return meta
+
+
+def _play_script(script, names, seats, meta_base, reach, emit, face, back, pile_pos, draw_pos, draw_ang, cw, rng, out,
+                 name, finish) -> dict:
+    """A game log acted out: see render_seated. Writes NAME.frames.json (the demo's format, plus
+    the seats) and NAME.events.jsonl."""
+    card_events = []
+    for idx, ev in enumerate(script):
+        kind = ev["type"]
+        if kind == "flip":
+            land, settled = reach(script[0].get("dealer", 0), pile_pos, carry=face(ev["card"]),
+                                  carry_ang=draw_ang + rng.uniform(-30, 30), ev_seed=idx)
+            card_events.append({"event": idx, "type": kind, "card": ev["card"], "land_frame": land,
+                                "settled_frame": settled})
+            emit(8)
+        elif kind == "play":
+            seat = ev["player"] if isinstance(ev["player"], int) else names.index(ev["player"])
+            off = np.array([rng.gauss(0, cw * 0.2), rng.gauss(0, cw * 0.2)])
+            carry = [face(c) for c in ev["cards"]] if len(ev["cards"]) > 1 else face(ev["cards"][0])
+            land, settled = reach(seat, pile_pos + off, carry=carry, carry_ang=draw_ang + rng.uniform(-20, 20),
+                                  ev_seed=idx)
+            card_events.append({"event": idx, "type": kind, "player": seat, "cards": ev["cards"], "land_frame": land,
+                                "settled_frame": settled})
+            emit(8)
+        elif kind == "draw":
+            seat = ev["player"] if isinstance(ev["player"], int) else names.index(ev["player"])
+            first = None
+            for j in range(ev["count"]):
+                land, settled = reach(seat, draw_pos, carry_out=back, carry_ang=draw_ang, frames_in=11,
+                                      frames_out=9, ev_seed=idx * 10 + j)
+                first = first if first is not None else land
+            card_events.append({"event": idx, "type": kind, "player": seat, "count": ev["count"],
+                                "land_frame": first, "settled_frame": settled})
+            emit(6)
+        elif kind != "setup":
+            emit(6)          # spoken events (a colour named, ONO! called): nothing to see
+    emit(30)
+    frames, used = finish()
+    meta = {**meta_base, "frames": frames, "codec": used, "players": names, "seats": seats,
+            "note": "land_frame: the first frame with the card at rest on the pile (for draws, the first frame "
+                    "the card is off the draw pile); settled_frame: the last frame of the hand's movement. seats: "
+                    "where an arm straight from each seat crosses the picture's edge (vision/track/seats.py).",
+            "card_events": card_events}
+    (out / f"{name}.frames.json").write_text(json.dumps(meta, indent=1))
+    (out / f"{name}.events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in script))
     return meta
 
 
