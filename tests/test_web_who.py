@@ -201,3 +201,11 @@ def test_a_new_game_drops_the_questions_about_the_last_one(app):
     assert c.post("/api/tables/main/events", json={"type": "setup", "rules": "prison", "players": PLAYERS},
                   headers=AUTH).get_json()["verdict"]["accepted"]
     assert c.get("/api/tables/main/who-played").get_json() == {"questions": [], "waiting": 0}
+
+
+def test_the_demo_table_reads_a_camera_play_with_its_seat_as_the_recorded_play():
+    from web.demo import same_event
+    recorded = {"type": "play", "player": 2, "cards": ["wild"]}
+    seen = {**play("wild", "Cy", 0.97), "player": 2, "hand_edge": 1.0}
+    assert same_event(seen, PLAYERS) == same_event(recorded, PLAYERS)
+    assert same_event({**seen, "player": 1}, PLAYERS) != same_event(recorded, PLAYERS)
