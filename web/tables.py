@@ -205,7 +205,8 @@ class Table:
         state["log"] = redact(self.recent_log())          # a setup's camera address, without its password
         state["version"] = self.version
         state["seats"] = self.seats
-        state["seats_marked"] = bool(self.seat_map())
+        from .seats import seat_map
+        state["seats_marked"] = bool(seat_map(self.seats, [p["name"] for p in state["players"]]))
         state["who_played"] = self.questions()
         if self.problems:
             state["problems"] = self.problems

@@ -235,14 +235,8 @@ class TablePipeline:
 
 
     def _annotate_seats(self, img: np.ndarray) -> None:
-        """The marked seats on the picture's edge, and where the hands at the pile come in."""
+        """Where the hands at the pile come in (the camera page draws the seats over the picture)."""
         h, w = img.shape[:2]
-        for name, s in self.seats.items():
-            x, y = edge_point(s)
-            p = (int(min(w - 1, x * w)), int(min(h - 1, y * h)))
-            cv2.circle(img, p, 7, (0, 210, 255), -1)
-            cv2.putText(img, name, (min(w - 60, max(2, p[0] - 20)), min(h - 4, max(14, p[1] + (16 if y < 0.5 else -10)))),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 210, 255), 1, cv2.LINE_AA)
         for s, _ in self.hands.last_blobs:
             x, y = edge_point(s)
             cv2.circle(img, (int(min(w - 1, x * w)), int(min(h - 1, y * h))), 11, (255, 0, 255), 2)

@@ -62,8 +62,11 @@ const hostToken = () => HostToken.get();
 let seatInfo = null, marking = null;       // marking: {players, next, seats} while the host taps
 
 function drawSeats(seats) {
+  // each name just inside the picture, against the edge it sits at
+  const shift = v => (v < 0.1 ? 0 : v > 0.9 ? -100 : -50);
   $("seat-dots").innerHTML = (seats || []).map(s =>
-    `<span class="seat-dot" style="left:${(s.x * 100).toFixed(2)}%;top:${(s.y * 100).toFixed(2)}%">${escapeHtml(s.player)}</span>`).join("");
+    `<span class="seat-dot" style="left:${(s.x * 100).toFixed(2)}%;top:${(s.y * 100).toFixed(2)}%;` +
+    `transform:translate(${shift(s.x)}%,${shift(s.y)}%)">${escapeHtml(s.player)}</span>`).join("");
 }
 
 function showSeats() {
