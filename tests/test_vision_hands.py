@@ -112,3 +112,16 @@ def test_cards_that_settle_together_go_out_as_one_double_when_asked():
     assert got == [hint, {**a, "cards": ["red-7", "blue-7"], "confidence": 0.7}]
     assert together([a]) == [a]
     assert together([a, {**b, "unconfirmed": True}])[-1]["unconfirmed"] is True
+
+
+def test_an_arm_that_never_leaves_becomes_part_of_the_table_after_a_while():
+    from vision.track.hands import HAND_REST_S
+    w = HandWatch()
+    settled(w, table())
+    arm = with_arm_from_bottom(table())
+    t = 1.0
+    while t < 1.0 + HAND_REST_S + 0.5:          # still on the pile, longer than a hand rests
+        w.update(t, arm, True, PILE)
+        t += 1 / 30
+    w.update(t, arm, True, PILE)
+    assert not w.at_pile()                      # the pile's reference may be taken again
