@@ -18,8 +18,13 @@ adds to a frame (HandWatch.update, median), and the median frame of the whole pi
     .venv/bin/python bench/seats.py --speed      # the demo recording with and without the hand watch
     .venv/bin/python bench/seats.py --recordings 0 --prison    # only the California Prison game
 
+Reveal: --reveal N hands shown to the camera (vision/synth/shown_hand.py, seeds N+500, ...), read
+as reveal mode reads a still picture: reveal_top1 is the share of whole cards read right. This
+measures the reading only: the app's "read a hand" flow (confirm, then the referee rules) is not
+built yet.
+
 With --json the last line is {"seat_accuracy", "seat_wrong_sure", "reveal_top1", "plays",
-"plays_seen", "seat_accuracy_all_plays"} (reveal_top1 is null: reading a shown hand is not built yet).
+"plays_seen", "seat_accuracy_all_plays", "reveal", ...}.
 """
 from __future__ import annotations
 
@@ -181,6 +186,35 @@ def report(rows, seen, tables, hand_ms, frame_ms, result) -> None:
           f"(target <= 1%); sure = seat_confidence >= {SURE}")
 
 
+def reveal_reading(seed: int, hands: int) -> dict:
+    """Reveal mode's reading of shown hands (vision/synth/shown_hand.py: 3 to 9 cards laid out in
+    one or two rows): the recognizer on the still picture, as TablePipeline does in reveal mode.
+    A card counts when it is whole in the picture; it is read right when the reading whose outline
+    centre lies on it names it. Also the readings sure (confidence >= 0.6, the recognizer's own
+    threshold) and wrong."""
+    import cv2
+    from vision.recognizer import CONFIRM_THRESHOLD, Recognizer
+    from vision.synth.shown_hand import shown_hand
+    rec = Recognizer("ono")
+    cards = right = wrong_sure = 0
+    for k in range(hands):
+        img, truth = shown_hand(seed + k)
+        readings = rec.read(img)
+        for t in truth:
+            if t["visible"] < 0.95:
+                continue
+            cards += 1
+            q = np.float32(t["quad"])
+            hit = next((r for r in readings
+                        if cv2.pointPolygonTest(q, tuple(float(v) for v in r.quad.pts.mean(axis=0)), False) >= 0), None)
+            if hit is not None and hit.card == t["card"]:
+                right += 1
+            elif hit is not None and hit.confidence >= CONFIRM_THRESHOLD:
+                wrong_sure += 1
+    return {"hands": hands, "cards": cards, "right": right, "wrong_sure": wrong_sure,
+            "top1": round(right / max(1, cards), 4)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1000, help="recordings are made from seeds N, N+1, ...")
@@ -190,6 +224,8 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--speed", action="store_true", help="only time the pipeline on the demo recording with and "
                                                          "without the hand watch")
+    ap.add_argument("--reveal", type=int, default=20, metavar="N",
+                    help="shown hands to read in reveal mode (reveal_top1; 0: skip)")
     ap.add_argument("--prison", action="store_true", help="also act out the California Prison game of "
                                                           "vision/synth/prison_demo.py and score its jump-ins")
     args = ap.parse_args()
@@ -225,6 +261,12 @@ def main() -> int:
         report(rows, seen, tables, hand_ms, frame_ms, result)
     else:                        # --recordings 0: nothing measured, not a score of 0
         result.update(seat_accuracy=None, seat_wrong_sure=None, seat_accuracy_all_plays=None)
+    if args.reveal:
+        rv = reveal_reading(args.seed + 500, args.reveal)
+        result["reveal_top1"] = rv["top1"]
+        result["reveal"] = rv
+        print(f"reveal: {rv['hands']} shown hands, {rv['cards']} cards whole in the picture, {rv['right']} read right "
+              f"(top-1 {rv['top1']:.1%}, target >= 97%), {rv['wrong_sure']} read wrong but sure")
     if args.prison:
         with tempfile.TemporaryDirectory() as tmp:
             pr = prison_game(Path(args.keep) / "prison" if args.keep else Path(tmp))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.synth.seated import render_seated
@@ -54,3 +55,19 @@ def test_the_pipeline_names_the_seat_of_each_play_it_reads(recording):
         tp = max((t for t in truth if t["land_frame"] / meta["fps"] <= e["t"]), key=lambda t: t["land_frame"])
         assert e["seat"] == tp["player"], (e, tp)
         assert e["seat_confidence"] >= SURE or tp["kind"] == "two_hands"
+
+
+def test_a_shown_hand_is_laid_out_whole_in_the_picture_and_the_same_for_the_same_seed():
+    from vision.synth.shown_hand import shown_hand
+    img, truth = shown_hand(3)
+    again, truth2 = shown_hand(3)
+    assert truth == truth2 and (img == again).all()
+    assert 3 <= len(truth) <= 9 and img.shape == (480, 640, 3)
+    for t in truth:
+        q = np.float32(t["quad"])
+        assert t["visible"] > 0.95 and (q >= 0).all() and (q[:, 0] < 640).all() and (q[:, 1] < 480).all()
+    # laid out side by side: no two cards overlap
+    for i, a in enumerate(truth):
+        for b in truth[i + 1:]:
+            inter, _ = cv2.intersectConvexConvex(np.float32(a["quad"]), np.float32(b["quad"]))
+            assert inter < 1.0
