@@ -314,6 +314,76 @@ def answer_who_played(table_id: str):
                        questions=table.questions())
 
 
+# -- reading a shown hand (web/reveal.py) --------------------------------------------------------------
+@api.get("/tables/<table_id>/reveal")
+def get_reveal(table_id: str):
+    table, err = table_or_404(table_id)
+    return err or jsonify(reveal=table.reveal)
+
+
+@api.post("/tables/<table_id>/reveal")
+def start_reveal(table_id: str):
+    from .tables import NoReveal
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    if not isinstance(body, dict) or "player" not in body:
+        return error(400, 'send {"player": NAME or seat index}: whose hand is shown; nothing changed')
+    try:
+        return jsonify(reveal=registry().start_reveal(table_id, body["player"]))
+    except NoReveal as e:
+        return error(409, f"{e}; nothing changed")
+    except MalformedEvent as e:
+        return error(400, f"{e}; nothing changed")
+
+
+@api.post("/tables/<table_id>/reveal/confirm")
+def confirm_reveal(table_id: str):
+    from .tables import NoReveal
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    cards = body.get("cards") if isinstance(body, dict) else None
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        return error(400, 'send {"cards": [card ids]}: the hand as confirmed; nothing changed')
+    try:
+        result = registry().end_reveal(table_id, cards)
+    except NoReveal as e:
+        return error(409, f"{e}; nothing changed")
+    except MalformedEvent as e:
+        return error(400, f"not an event: {e}; nothing changed")
+    except StoreError as e:
+        return error(503, f"the reveal was not stored, so nothing changed; try again ({e})")
+    except Stopping as e:
+        return error(503, f"{e}; nothing changed")
+    return jsonify(result.body() | {"reveal": table.reveal})
+
+
+@api.delete("/tables/<table_id>/reveal")
+def stop_reveal(table_id: str):
+    from .tables import NoReveal
+    if not token_ok():
+        return unauthorized()
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    try:
+        registry().end_reveal(table_id)
+    except NoReveal as e:
+        return error(409, f"{e}; nothing changed")
+    return jsonify(reveal=None)
+
+
 # -- live push ----------------------------------------------------------------------------------------
 @api.get("/tables/<table_id>/stream")
 def stream(table_id: str):

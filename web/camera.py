@@ -106,7 +106,7 @@ def is_video_file(source: str) -> bool:
 
 class CameraFeed:
     def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None,
-                 speed: float = 1.0, seats=lambda: {}, names=lambda: [], camera_play=None):
+                 speed: float = 1.0, seats=lambda: {}, names=lambda: [], camera_play=None, on_reveal=None):
         self.table_id = table_id
         self.source = source
         self.deck = deck
@@ -116,6 +116,7 @@ class CameraFeed:
         self._seats = seats                   # () -> {player: border position} of the game, {} when not marked
         self._names = names                   # () -> the game's player names
         self._camera_play = camera_play       # camera_play(table_id, event, question=None) -> [Submission]
+        self._on_reveal = on_reveal           # on_reveal(table_id, reveal_cards event, width, height)
         self.pipeline = None
         self.state = "starting"
         self.message = f"opening {source}"
@@ -156,6 +157,13 @@ class CameraFeed:
             return
         if self.state == "running":
             self.state, self.message = "stopped", f"{self.source} ended"
+
+    def reveal(self, on: bool) -> None:
+        """Reveal mode (read every card in view, for "read a hand") on or off."""
+        if self.pipeline is not None and hasattr(self.pipeline, "set_reveal"):
+            self.pipeline.set_reveal(on)
+        elif self.pipeline is not None:
+            self.pipeline.reveal = on
 
     def set_seats(self, seats: dict[str, float]) -> None:
         """The seats the pipeline names hands by (the host marked or cleared them)."""
@@ -198,6 +206,12 @@ class CameraFeed:
         from referee.store import StoreError
         from .tables import Stopping, UnknownTable
         self.last_event = event
+        if event.get("type") == "reveal_cards":
+            if self._on_reveal is not None:
+                size = getattr(self.pipeline, "frame_size", None) or (None, None)
+                self._on_reveal(self.table_id, event, *size)
+            self.last_reason = "a shown hand read: waiting for the table to confirm it"
+            return
         seats = self._seats()
         action, got, why = charge(event, self._current_player(), seats, self._names() if seats else [])
         if action == "skip":

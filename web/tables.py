@@ -41,7 +41,11 @@ WHO = "who_played"          # ... and of the camera plays waiting for "who playe
 
 
 # Fields of a stream's payload that are the table's, not the referee's state object.
-TABLE_FIELDS = ("log", "table", "version", "problems", "seats", "seats_marked", "who_played")
+TABLE_FIELDS = ("log", "table", "version", "problems", "seats", "seats_marked", "who_played", "reveal_reading")
+
+
+class NoReveal(LookupError):
+    """A reading of a hand asked for, confirmed or ended where none can be (no camera, none under way)."""
 
 
 class UnknownQuestion(LookupError):
@@ -161,6 +165,9 @@ class Table:
     # is None while "who played?" is open (with the question's fields), else the player it goes to
     pending: list[dict] = field(default_factory=list)
     drain_lock: threading.Lock = field(default_factory=threading.Lock)
+    # "read a hand" under way (web/reveal.py): {"player", "reading" (None until the camera reads)};
+    # kept in memory only: a restart ends it, nothing having been charged
+    reveal: dict | None = None
 
     @property
     def version(self) -> int:
@@ -208,6 +215,7 @@ class Table:
         from .seats import seat_map
         state["seats_marked"] = bool(seat_map(self.seats, [p["name"] for p in state["players"]]))
         state["who_played"] = self.questions()
+        state["reveal_reading"] = self.reveal
         if self.problems:
             state["problems"] = self.problems
         return state
@@ -472,6 +480,51 @@ class TableRegistry:
                 if not head.get("dismissed"):
                     results.append(self.submit(table.id, {**head["event"], "player": head["player"]}))
 
+    # -- reading a shown hand (web/reveal.py) -------------------------------------------------------
+    def start_reveal(self, table_id: str, player) -> dict:
+        """The camera reads every card in view for `player`'s hand until confirmed or ended.
+        Raises NoReveal (no camera) or MalformedEvent (no such player); nothing changes then."""
+        table = self.get(table_id)
+        with table.lock:
+            if table.camera is None or not hasattr(table.camera, "reveal"):
+                raise NoReveal("this table has no camera to read a hand with")
+            name = _player_name(player, table.player_names())
+            table.reveal = {"player": name, "reading": None}
+            table.camera.reveal(True)
+            self._publish(table)
+            return table.reveal
+
+    def reveal_seen(self, table_id: str, event: dict, width=None, height=None) -> None:
+        """What the camera read while a hand is shown (a `reveal_cards` event)."""
+        from .reveal import reading
+        table = self.get(table_id)
+        with table.lock:
+            if table.reveal is None:
+                return
+            table.reveal = {**table.reveal, "reading": reading(event, width, height), "t": event.get("t")}
+            self._publish(table)
+
+    def end_reveal(self, table_id: str, cards: list | None = None) -> Submission | None:
+        """Ends the reading of a hand: with `cards` (the list the player or host confirmed) a
+        `reveal` goes to the referee in the player's name and its verdict is returned; without,
+        nothing is charged. Raises NoReveal when none is under way."""
+        table = self.get(table_id)
+        with table.lock:
+            if table.reveal is None:
+                raise NoReveal(f"no hand is being read at table {table_id!r}")
+            player = table.reveal["player"]
+        result = None
+        if cards is not None:
+            result = self.submit(table_id, {"type": "reveal", "player": player, "cards": cards})
+            if not result.verdict.accepted:
+                return result           # still reading: fix the list or end it
+        with table.lock:
+            table.reveal = None
+            if table.camera is not None and hasattr(table.camera, "reveal"):
+                table.camera.reveal(False)
+            self._publish(table)
+        return result
+
     def _save_pending(self, table: Table, pending: list[dict]) -> None:
         self.store.put_setting(table.id, WHO, pending or None)     # raises StoreError: nothing changed
         table.pending = pending
@@ -518,6 +571,16 @@ class TableRegistry:
                 table.changed.notify_all()
 
 
+def _player_name(player, names: list[str]) -> str:
+    if type(player) is int and 0 <= player < len(names):
+        return names[player]
+    if isinstance(player, str):
+        hits = [n for n in names if n.casefold() == player.strip().casefold()]
+        if len(hits) == 1:
+            return hits[0]
+    raise MalformedEvent(f"{str(player)[:40]!r} does not play at this table (players: {', '.join(names)})")
+
+
 def check_event_id(event: dict) -> None:
     key = event.get(EVENT_ID)
     if key is None:
@@ -526,5 +589,5 @@ def check_event_id(event: dict) -> None:
         raise MalformedEvent(f"{EVENT_ID} must be a string of 1 to {EVENT_ID_MAX} printable characters")
 
 
-__all__ = ["UnknownQuestion", "MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
+__all__ = ["NoReveal", "UnknownQuestion", "MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
            "UnknownTable", "replay_safely"]

@@ -71,12 +71,14 @@ class TablePipeline:
         # cards that settle together go out as one play (a double, as the referee takes it); the
         # web sets this, `watch` keeps one event a card
         self.doubles_together = False
+        self.frame_size: tuple[int, int] | None = None
 
     def _set_status(self, state: str, message: str) -> None:
         self.status = {"state": state, "message": message}
 
     # -- one frame ---------------------------------------------------------------------------------
     def process(self, t: float, frame: np.ndarray) -> list[dict]:
+        self.frame_size = (frame.shape[1], frame.shape[0])     # what outlines are measured in
         small_bgr = cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         motion = None if self._prev_small is None else cv2.absdiff(small, self._prev_small) > MOTION_DIFF
@@ -174,6 +176,11 @@ class TablePipeline:
         elif self._hint_active and t - self._hint_last_motion > HINT_REST_S:
             self._hint_active = False
         return []
+
+    def set_reveal(self, on: bool) -> None:
+        """Reveal mode on or off while running (the web's "read a hand"): a fresh reading each time."""
+        self._last_reveal = None
+        self.reveal = on
 
     def _reveal(self, t: float, frame: np.ndarray, motion: np.ndarray) -> list[dict]:
         if float(motion.mean()) > MOTION_FRAC:
