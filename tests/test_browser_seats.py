@@ -138,3 +138,50 @@ def test_phones_ask_who_played_and_the_host_answers(served, browser):
     assert host.errors == [] and viewer.errors == []
     viewer_ctx.close()
     host_ctx.close()
+
+
+class FakeCamera:
+    """A table's camera as the registry sees it, for reveal mode (the reading is handed in)."""
+    def __init__(self):
+        self.revealing = False
+
+    def reveal(self, on):
+        self.revealing = on
+
+    def stop(self):
+        pass
+
+
+def test_the_host_reads_a_shown_hand_fixes_it_and_the_referee_rules(served, browser):
+    app, base = served
+    reg = app.extensions["tableref"]
+    c = app.test_client()
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    for e in [{"type": "setup", "rules": "regulation", "players": ["Ana", "Ben", "Cy"], "dealer": 0},
+              {"type": "flip", "card": "red-5"}, {"type": "play", "player": "Ben", "cards": ["wild-draw4"], "color": "blue"},
+              {"type": "challenge", "player": "Cy"}]:
+        assert c.post("/api/tables/rev/events", json=e, headers=auth).get_json()["verdict"]["accepted"]
+    camera = reg.get("rev").camera = FakeCamera()
+    ctx, host = page_with(browser, f"{base}/t/rev", token=TOKEN)
+    host.wait_for_selector("#host:not([hidden])", timeout=WAIT)
+    host.select_option("#reveal-who", label="Ben")
+    host.click("#reveal-start")
+    host.wait_for_selector("#reveal:not([hidden])", timeout=WAIT)
+    assert camera.revealing and "Reading Ben's hand" in host.text_content("#reveal")
+    shown = ["blue-1", "green-2", "yellow-3", "blue-4", "green-6"]         # the sixth card lies on another
+    cards = [{"card": cid, "confidence": 0.95, "polygon": [[20 + 100 * i, 200], [80 + 100 * i, 200], [80 + 100 * i, 290],
+                                                           [20 + 100 * i, 290]]} for i, cid in enumerate(shown)]
+    cards.append({"card": "red-6", "confidence": 0.7, "polygon": [[440, 220], [500, 220], [500, 310], [440, 310]]})
+    reg.reveal_seen("rev", {"type": "reveal_cards", "t": 5.0, "cards": cards}, 640, 480)
+    host.wait_for_selector("#reveal-cards", timeout=WAIT)
+    assert "red-6: overlaps another card" in host.text_content("#reveal")
+    assert host.input_value("#reveal-cards") == "blue-1, green-2, yellow-3, blue-4, green-6, red-6"
+    assert reg.get("rev").game.to_dict()["phase"] == "reveal"               # nothing ruled on a reading
+    host.fill("#reveal-cards", "blue-1, green-2, yellow-3, blue-4, green-6, red-9")   # the host fixes it
+    host.click("#reveal-confirm")
+    host.wait_for_function("document.getElementById('result').textContent.includes('bluff')", timeout=WAIT)
+    state = reg.get("rev").game.to_dict()
+    assert state["phase"] == "play" and state["players"][1]["hand_count"] == 10 and not camera.revealing
+    host.wait_for_selector("#reveal[hidden]", state="attached", timeout=WAIT)
+    assert host.errors == []
+    ctx.close()
