@@ -20,8 +20,8 @@ adds to a frame (HandWatch.update, median), and the median frame of the whole pi
 
 Reveal: --reveal N hands shown to the camera (vision/synth/shown_hand.py, seeds N+500, ...), read
 as reveal mode reads a still picture: reveal_top1 is the share of whole cards read right. This
-measures the reading only: the app's "read a hand" flow (confirm, then the referee rules) is not
-built yet.
+measures the reading only; in the app the table confirms or fixes the list before the referee rules
+(docs/api.md, "Reading a shown hand"), so a misread card costs a correction, not a wrong ruling.
 
 With --json the last line is {"seat_accuracy", "seat_wrong_sure", "reveal_top1", "plays",
 "plays_seen", "seat_accuracy_all_plays", "reveal", ...}.
