@@ -54,7 +54,7 @@ def browser():
         b.close()
 
 
-def page_with(browser, url, token=None, camera=False):
+def page_with(browser, url, token=None, camera=False, table="main"):
     ctx = browser.new_context(viewport={"width": 800, "height": 1000}, bypass_csp=True)
     if token:
         ctx.add_init_script(f"localStorage.setItem('tableref.host-token', {json.dumps(token)});")
@@ -62,10 +62,10 @@ def page_with(browser, url, token=None, camera=False):
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     if camera:
-        page.route("**/api/tables/main/camera", lambda r: r.fulfill(status=200, content_type="application/json",
-                                                                   body=json.dumps(RUNNING)))
-        page.route("**/api/tables/main/camera.mjpg", lambda r: r.fulfill(status=200, content_type="image/jpeg",
-                                                                        body=PICTURE))
+        page.route(f"**/api/tables/{table}/camera", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                       body=json.dumps(RUNNING)))
+        page.route(f"**/api/tables/{table}/camera.mjpg", lambda r: r.fulfill(status=200, content_type="image/jpeg",
+                                                                            body=PICTURE))
     page.goto(url)
     return ctx, page
 
@@ -184,4 +184,23 @@ def test_the_host_reads_a_shown_hand_fixes_it_and_the_referee_rules(served, brow
     assert state["phase"] == "play" and state["players"][1]["hand_count"] == 10 and not camera.revealing
     host.wait_for_selector("#reveal[hidden]", state="attached", timeout=WAIT)
     assert host.errors == []
+    ctx.close()
+
+
+def test_the_host_takes_the_seats_the_camera_learned_with_one_tap(served, browser):
+    app, base = served
+    reg = app.extensions["tableref"]
+    c = app.test_client()
+    c.post("/api/tables/learn/events", json={"type": "setup", "rules": "ono", "players": ["Ana", "Ben", "Cy"]},
+           headers={"Authorization": f"Bearer {TOKEN}"})
+    for player, edge in [(0, 2.5), (0, 2.55), (1, 3.7), (1, 3.72), (2, 1.3), (2, 1.25)]:
+        reg.note_hand("learn", player, edge)
+    ctx, page = page_with(browser, f"{base}/t/learn/camera", token=TOKEN, camera=True, table="learn")
+    page.wait_for_selector("#use-learned:not([hidden])", timeout=WAIT)
+    assert "(Ana, Ben, Cy)" in page.text_content("#use-learned")
+    page.click("#use-learned")
+    page.wait_for_function("document.getElementById('seat-prompt').textContent.includes('Seats marked')", timeout=WAIT)
+    assert reg.get("learn").seat_map() == {"Ana": pytest.approx(2.525, abs=0.02), "Ben": pytest.approx(3.71, abs=0.02),
+                                           "Cy": pytest.approx(1.275, abs=0.02)}
+    assert page.is_hidden("#use-learned") and page.errors == []
     ctx.close()

@@ -173,3 +173,30 @@ def test_watch_takes_seats_by_their_place_on_the_edge_and_refuses_bad_ones():
     for bad in ("Ana=5", "Ana", "Ana=2,Ana=3", "=2", "Ana=x"):
         with pytest.raises(argparse.ArgumentTypeError):
             _seats(bad)
+
+
+# -- seats learned from the first plays ------------------------------------------------------------------
+def test_seats_are_suggested_once_every_player_played_twice_from_one_place():
+    from web.seats import suggest_seats
+    names = ["Ana", "Ben", "Cy"]
+    seen = {"Ana": [2.45, 2.55], "Ben": [3.65, 3.75]}
+    assert suggest_seats(seen, names) is None                              # Cy has not played yet
+    seen["Cy"] = [1.3, 1.32, 2.5]                                          # one of "Cy's" was Ana's jump-in
+    got = {s["player"]: s["edge"] for s in suggest_seats(seen, names)}
+    assert got == {"Ana": pytest.approx(2.5, abs=0.01), "Ben": pytest.approx(3.7, abs=0.01), "Cy": pytest.approx(1.31, abs=0.01)}
+
+
+def test_no_suggestion_when_a_players_hands_disagree_or_seats_would_touch():
+    from web.seats import suggest_seats
+    assert suggest_seats({"Ana": [2.5, 0.5], "Ben": [3.7, 3.7]}, ["Ana", "Ben"]) is None
+    assert suggest_seats({"Ana": [2.5, 2.5], "Ben": [2.55, 2.55]}, ["Ana", "Ben"]) is None
+
+
+def test_the_api_suggests_learned_seats_until_seats_are_marked(client):
+    reg = client.application.extensions["tableref"]
+    for player, edge in [(0, 2.5), (0, 2.52), (1, 3.7), (1, 3.68), (2, 1.3), (2, 1.28)]:
+        reg.note_hand("main", player, edge)
+    body = client.get("/api/tables/main/seats").get_json()
+    assert [s["player"] for s in body["suggested"]] == ["Ana", "Ben", "Cy"] and body["marked"] is False
+    r = put(client, {"seats": [{k: s[k] for k in ("player", "x", "y")} for s in body["suggested"]]})
+    assert r.status_code == 200 and r.get_json()["marked"] and r.get_json()["suggested"] is None

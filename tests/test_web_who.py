@@ -209,3 +209,28 @@ def test_the_demo_table_reads_a_camera_play_with_its_seat_as_the_recorded_play()
     seen = {**play("wild", "Cy", 0.97), "player": 2, "hand_edge": 1.0}
     assert same_event(seen, PLAYERS) == same_event(recorded, PLAYERS)
     assert same_event({**seen, "player": 1}, PLAYERS) != same_event(recorded, PLAYERS)
+
+
+class UnseatedPipeline:
+    """No seats marked: red-5 turned up, then the player on turn (Ben, ONO!) plays red-7 from the
+    left edge, then a rejected blue-9 from the bottom."""
+    def __init__(self, source, deck):
+        self.source = types.SimpleNamespace()
+        self.latest_jpeg, self.status, self.seats = None, {"state": "running", "message": ""}, None
+
+    def run(self, on_event, stop_event):
+        on_event({"type": "flip", "card": "red-5", "t": 1.0})
+        on_event({**play("red-7"), "hand_edge": 3.6, "hands": 1})
+        on_event({**play("blue-9"), "hand_edge": 2.5, "hands": 1})
+        stop_event.wait(10)
+
+
+def test_without_seats_the_camera_notes_where_each_accepted_players_hand_came_in(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "vision.track.pipeline", types.SimpleNamespace(TablePipeline=UnseatedPipeline))
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
+    c = app.test_client()
+    setup = {"type": "setup", "rules": "ono", "players": ["Ana", "Ben", "Cy"], "camera": "rtsp://127.0.0.1:9/table"}
+    assert c.post("/api/tables/main/events", json=setup, headers=AUTH).status_code == 200
+    assert wait_for(lambda: c.get("/api/tables/main/camera").get_json()["events_sent"] == 3)
+    assert app.extensions["tableref"].get("main").hands_seen == {"Ben": [3.6]}     # the refused one is not noted
+    app.extensions["tableref"].shutdown()

@@ -233,7 +233,10 @@ def seats_body(table) -> dict:
         note = "the seats were marked for other players: mark them again for this game"
     elif not table.seats:
         note = "no seats marked: camera plays go to the player whose turn it is"
-    return {"seats": table.seats, "marked": bool(marked), "players": table.player_names(), "note": note}
+    from .seats import suggest_seats
+    names = table.player_names()
+    suggested = None if marked else suggest_seats(table.hands_seen, names)
+    return {"seats": table.seats, "marked": bool(marked), "players": names, "note": note, "suggested": suggested}
 
 
 @api.get("/tables/<table_id>/seats")

@@ -78,4 +78,5 @@ def start_camera(app: Flask, table) -> None:
                               speed=app.config.get("CAMERA_SPEED", 1.0),
                               seats=lambda: registry.get(table.id).seat_map(),
                               names=lambda: registry.get(table.id).player_names(),
-                              camera_play=registry.camera_play, on_reveal=registry.reveal_seen).start()
+                              camera_play=registry.camera_play, on_reveal=registry.reveal_seen,
+                              note_hand=registry.note_hand).start()

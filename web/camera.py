@@ -106,7 +106,8 @@ def is_video_file(source: str) -> bool:
 
 class CameraFeed:
     def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None,
-                 speed: float = 1.0, seats=lambda: {}, names=lambda: [], camera_play=None, on_reveal=None):
+                 speed: float = 1.0, seats=lambda: {}, names=lambda: [], camera_play=None, on_reveal=None,
+                 note_hand=None):
         self.table_id = table_id
         self.source = source
         self.deck = deck
@@ -117,6 +118,7 @@ class CameraFeed:
         self._names = names                   # () -> the game's player names
         self._camera_play = camera_play       # camera_play(table_id, event, question=None) -> [Submission]
         self._on_reveal = on_reveal           # on_reveal(table_id, reveal_cards event, width, height)
+        self._note_hand = note_hand           # note_hand(table_id, seat, border position): to suggest seats
         self.pipeline = None
         self.state = "starting"
         self.message = f"opening {source}"
@@ -234,6 +236,9 @@ class CameraFeed:
             return
         result = results[-1]
         self.last_reason = ("accepted: " if result.verdict.accepted else "rejected: ") + result.verdict.reason
+        if (not seats and self._note_hand is not None and result.verdict.accepted and got.get("type") == "play"
+                and isinstance(got.get("player"), int) and got.get("hand_edge") is not None and got.get("hands") == 1):
+            self._note_hand(self.table_id, got["player"], got["hand_edge"])
         if why:
             self.last_reason += f" ({why})"
 

@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import math
 
-from vision.track.seats import EDGE_BAND, MIN_APART, distance_to_edge, edge_distance, edge_point, edge_position
+from vision.track.seats import (EDGE_BAND, MIN_APART, circular_mean, distance_to_edge, edge_distance, edge_point,
+                                edge_position)
+
+LEARN_PLAYS = 2        # plays of a player seen before the camera suggests their seat
+LEARN_SPREAD = 0.3     # ... most of them (LEARN_SHARE) this close along the edge to where they cluster
+LEARN_SHARE = 0.6
 
 
 class BadSeats(ValueError):
@@ -82,3 +87,28 @@ def seat_map(seats: list[dict], names: list[str]) -> dict[str, float]:
     if not seats or sorted(s["player"] for s in seats) != sorted(names):
         return {}
     return {s["player"]: s["edge"] for s in seats}
+
+
+def suggest_seats(seen: dict[str, list[float]], names: list[str]) -> list[dict] | None:
+    """Seats learned from the first plays (before any are marked, each camera play is charged to
+    the player on turn; where its hand came in is noted under that player): for every player, where
+    most of their hands came in. None until every player has LEARN_PLAYS plays that agree, or when
+    the places found could not be told apart: the host then marks the seats by hand. A play charged
+    to the player on turn that was someone else's (a jump-in) is outvoted by that player's own."""
+    points = []
+    for name in names:
+        edges = seen.get(name) or []
+        if len(edges) < LEARN_PLAYS:
+            return None
+        # the place most of them came from (the sighting with the most others near it), so one
+        # stray play does not drag the mean away
+        centre = max(edges, key=lambda e: sum(edge_distance(e, o) <= LEARN_SPREAD for o in edges))
+        near = [e for e in edges if edge_distance(e, centre) <= LEARN_SPREAD]
+        if len(near) < max(LEARN_PLAYS, LEARN_SHARE * len(edges)):
+            return None
+        x, y = edge_point(circular_mean(near))
+        points.append({"player": name, "x": x, "y": y})
+    try:
+        return check_seats({"seats": points}, names)
+    except BadSeats:
+        return None

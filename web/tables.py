@@ -168,6 +168,9 @@ class Table:
     # "read a hand" under way (web/reveal.py): {"player", "reading" (None until the camera reads)};
     # kept in memory only: a restart ends it, nothing having been charged
     reveal: dict | None = None
+    # where the hands came in for the camera plays charged to each player before seats were marked
+    # (web/seats.py, suggest_seats): player -> border positions, the latest few
+    hands_seen: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -479,6 +482,17 @@ class TableRegistry:
                     self._save_pending(table, table.pending[1:])
                 if not head.get("dismissed"):
                     results.append(self.submit(table.id, {**head["event"], "player": head["player"]}))
+
+    def note_hand(self, table_id: str, player: int, edge: float) -> None:
+        """A camera play charged to `player` (the player on turn, no seats marked) was accepted and
+        its hand came in at border position `edge`: material for suggesting seats."""
+        table = self.get(table_id)
+        with table.lock:
+            names = table.player_names()
+            if not 0 <= player < len(names):
+                return
+            table.hands_seen.setdefault(names[player], []).append(float(edge))
+            del table.hands_seen[names[player]][:-8]
 
     # -- reading a shown hand (web/reveal.py) -------------------------------------------------------
     def start_reveal(self, table_id: str, player) -> dict:

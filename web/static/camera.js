@@ -90,8 +90,23 @@ async function loadSeats() {
   note.hidden = !seatInfo || seatInfo.marked;
   note.textContent = seatInfo && seatInfo.note ? `${seatInfo.note}.` : "";
   $("seats").hidden = !hostToken();
+  // before any are marked, the camera learns where each player's hand comes in from their plays
+  const learned = seatInfo && !seatInfo.marked && seatInfo.suggested;
+  $("use-learned").hidden = !learned || !!marking;
+  if (learned) $("use-learned").textContent =
+    `Use the seats the camera learned from the first plays (${learned.map(s => s.player).join(", ")})`;
   showSeats();
 }
+
+$("use-learned").addEventListener("click", async () => {
+  const seats = seatInfo.suggested.map(s => ({player: s.player, x: s.x, y: s.y}));
+  const r = await fetch(`${base}/seats`, {method: "PUT", body: JSON.stringify({seats}),
+    headers: {"Content-Type": "application/json", "Authorization": `Bearer ${hostToken()}`}}).catch(() => null);
+  const answer = r ? await r.json().catch(() => ({})) : {error: "the server cannot be reached"};
+  await loadSeats();
+  $("seat-prompt").textContent = r && r.ok ? `✓ Seats marked for ${answer.seats.map(s => s.player).join(", ")}.`
+    : `✗ ${answer.error || "not stored"}.`;
+});
 
 $("mark-seats").addEventListener("click", () => {
   if (!seatInfo || !seatInfo.players.length) { $("seat-prompt").textContent = "Start a game first: seats are marked for its players."; return; }
