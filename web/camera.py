@@ -216,7 +216,7 @@ class CameraFeed:
             return
         seats = self._seats()
         action, got, why = charge(event, self._current_player(), seats, self._names() if seats else [])
-        if action == "skip":
+        if action == "skip" or (action == "ask" and self._camera_play is None):
             self.last_reason = why
             return
         try:
