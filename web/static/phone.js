@@ -125,14 +125,14 @@ function renderReveal(r, players) {
   if (!r) { box.innerHTML = ""; return; }
   const read = r.reading;
   const chips = read ? read.cards.map(c =>
-    `<span class="tag${c.sure ? "" : " one"}" title="${escapeHtml(c.problem || "")}">${escapeHtml(c.card)}${c.sure ? "" : " ?"}</span>`).join(" ") : "";
+    `<span class="chip${c.sure ? "" : " unsure"}" title="${escapeHtml(c.problem || "")}">${escapeHtml(c.card)}${c.sure ? "" : " ?"}</span>`).join("") : "";
   const problems = read && read.problems.length ? `<p class="why">Check: ${read.problems.map(escapeHtml).join("; ")}.</p>` : "";
   const controls = token() ? `<div class="row"><input id="reveal-cards" aria-label="the cards shown" ` +
       `value="${escapeHtml(read ? read.cards.map(c => c.card).join(", ") : "")}">` +
       `<button class="primary" id="reveal-confirm" type="button">Confirm this hand</button>` +
       `<button id="reveal-cancel" type="button">Stop reading</button></div>` : "";
   box.innerHTML = `<p><b>Reading ${escapeHtml(r.player)}'s hand:</b> lay the cards out side by side under the camera.</p>` +
-    (read ? `<p>${chips || "no card seen yet"}</p>${problems}` : `<p class="help">waiting for the camera…</p>`) + controls;
+    (read ? `<p class="chips">${chips || "no card seen yet"}</p>${problems}` : `<p class="help">waiting for the camera…</p>`) + controls;
 }
 
 async function revealCall(path, method, body) {
