@@ -2,8 +2,11 @@
 
 `EventStore` is the interface the app uses; `SQLiteEventStore` keeps it in one SQLite file in
 WAL mode with synchronous=FULL, so an append has reached the disk when `append` returns, and
-only then is the event acknowledged. A server database can take its place behind the same four
+only then is the event acknowledged. A server database can take its place behind the same
 methods when one machine is not enough.
+
+Besides the log, a table has settings that are not events (the referee never sees them), kept
+durably by key: `put_setting` / `setting` (the seats marked on the camera's picture, web/seats.py).
 """
 from __future__ import annotations
 
@@ -33,6 +36,14 @@ class EventStore(ABC):
         """Ids of the tables that have events."""
 
     @abstractmethod
+    def put_setting(self, table: str, key: str, value) -> None:
+        """Stores a table's setting (any JSON value) durably; None removes it."""
+
+    @abstractmethod
+    def setting(self, table: str, key: str):
+        """A table's setting, or None when it has none."""
+
+    @abstractmethod
     def close(self) -> None: ...
 
 
@@ -49,6 +60,8 @@ class SQLiteEventStore(EventStore):
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("CREATE TABLE IF NOT EXISTS events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, "
                              "body TEXT NOT NULL, PRIMARY KEY (table_id, seq))")
+            self._db.execute("CREATE TABLE IF NOT EXISTS settings (table_id TEXT NOT NULL, key TEXT NOT NULL, "
+                             "body TEXT NOT NULL, PRIMARY KEY (table_id, key))")
             check = self._db.execute("PRAGMA quick_check").fetchone()
             if check != ("ok",):
                 raise sqlite3.DatabaseError(f"the file is damaged ({check[0]})")
@@ -103,6 +116,22 @@ class SQLiteEventStore(EventStore):
     def tables(self) -> list[str]:
         with self._lock:
             return [t for (t,) in self._db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")]
+
+    def put_setting(self, table: str, key: str, value) -> None:
+        with self._lock:
+            try:
+                if value is None:
+                    self._db.execute("DELETE FROM settings WHERE table_id = ? AND key = ?", (table, key))
+                else:
+                    self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?, ?)",
+                                     (table, key, json.dumps(value, separators=(",", ":"), sort_keys=True)))
+            except (sqlite3.DatabaseError, OSError) as e:
+                raise StoreError(f"the setting was not stored: {e}") from e
+
+    def setting(self, table: str, key: str):
+        with self._lock:
+            row = self._db.execute("SELECT body FROM settings WHERE table_id = ? AND key = ?", (table, key)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def close(self) -> None:
         with self._lock:

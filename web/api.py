@@ -225,6 +225,168 @@ def web_camera_problem(source) -> str | None:
             "rtsp:// address; video files and other sources only from the command line (tableref serve --camera)")
 
 
+# -- seats: where each player sits on the camera's picture (web/seats.py) ---------------------------
+def seats_body(table) -> dict:
+    marked = table.seat_map()
+    note = None
+    if table.seats and not marked:
+        note = "the seats were marked for other players: mark them again for this game"
+    elif not table.seats:
+        note = "no seats marked: camera plays go to the player whose turn it is"
+    from .seats import suggest_seats
+    names = table.player_names()
+    suggested = None if marked else suggest_seats(table.hands_seen, names)
+    return {"seats": table.seats, "marked": bool(marked), "players": names, "note": note, "suggested": suggested}
+
+
+@api.get("/tables/<table_id>/seats")
+def get_seats(table_id: str):
+    table, err = table_or_404(table_id)
+    return err or jsonify(seats_body(table))
+
+
+@api.put("/tables/<table_id>/seats")
+def put_seats(table_id: str):
+    from .seats import BadSeats
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    try:
+        registry().set_seats(table_id, body)
+    except BadSeats as e:
+        return error(400, f"{e}; the seats did not change")
+    except StoreError as e:
+        return error(503, f"the seats were not stored, so nothing changed; try again ({e})")
+    return jsonify(seats_body(table))
+
+
+@api.delete("/tables/<table_id>/seats")
+def delete_seats(table_id: str):
+    if not token_ok():
+        return unauthorized()
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    try:
+        registry().set_seats(table_id, None)
+    except StoreError as e:
+        return error(503, f"the seats were not cleared; try again ({e})")
+    return jsonify(seats_body(table))
+
+
+@api.get("/tables/<table_id>/who-played")
+def who_played(table_id: str):
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    with table.lock:
+        return jsonify(questions=table.questions(), waiting=len(table.pending))
+
+
+@api.post("/tables/<table_id>/who-played")
+def answer_who_played(table_id: str):
+    from .tables import UnknownQuestion
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    if not isinstance(body, dict) or type(body.get("question")) is not int or "player" not in body:
+        return error(400, 'send {"question": ID, "player": NAME or seat index, or null for "nobody: not a play"}; '
+                          'nothing changed')
+    try:
+        results = registry().answer(table_id, body["question"], body["player"])
+    except UnknownQuestion as e:
+        return error(409, f"{e}; nothing changed")
+    except MalformedEvent as e:
+        return error(400, f"{e}; nothing changed")
+    except StoreError as e:
+        return error(503, f"the answer was not stored, so nothing changed; try again ({e})")
+    except Stopping as e:
+        return error(503, f"{e}; nothing changed")
+    with table.lock:
+        return jsonify(verdicts=[r.verdict.to_dict() for r in results], state=table.game.to_dict(),
+                       questions=table.questions())
+
+
+# -- reading a shown hand (web/reveal.py) --------------------------------------------------------------
+@api.get("/tables/<table_id>/reveal")
+def get_reveal(table_id: str):
+    table, err = table_or_404(table_id)
+    return err or jsonify(reveal=table.reveal)
+
+
+@api.post("/tables/<table_id>/reveal")
+def start_reveal(table_id: str):
+    from .tables import NoReveal
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    if not isinstance(body, dict) or "player" not in body:
+        return error(400, 'send {"player": NAME or seat index}: whose hand is shown; nothing changed')
+    try:
+        return jsonify(reveal=registry().start_reveal(table_id, body["player"]))
+    except NoReveal as e:
+        return error(409, f"{e}; nothing changed")
+    except MalformedEvent as e:
+        return error(400, f"{e}; nothing changed")
+
+
+@api.post("/tables/<table_id>/reveal/confirm")
+def confirm_reveal(table_id: str):
+    from .tables import NoReveal
+    if not token_ok():
+        return unauthorized()
+    body, err = parse_json_body()
+    if err:
+        return err
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    cards = body.get("cards") if isinstance(body, dict) else None
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        return error(400, 'send {"cards": [card ids]}: the hand as confirmed; nothing changed')
+    try:
+        result = registry().end_reveal(table_id, cards)
+    except NoReveal as e:
+        return error(409, f"{e}; nothing changed")
+    except MalformedEvent as e:
+        return error(400, f"not an event: {e}; nothing changed")
+    except StoreError as e:
+        return error(503, f"the reveal was not stored, so nothing changed; try again ({e})")
+    except Stopping as e:
+        return error(503, f"{e}; nothing changed")
+    return jsonify(result.body() | {"reveal": table.reveal})
+
+
+@api.delete("/tables/<table_id>/reveal")
+def stop_reveal(table_id: str):
+    from .tables import NoReveal
+    if not token_ok():
+        return unauthorized()
+    table, err = table_or_404(table_id)
+    if err:
+        return err
+    try:
+        registry().end_reveal(table_id)
+    except NoReveal as e:
+        return error(409, f"{e}; nothing changed")
+    return jsonify(reveal=None)
+
+
 # -- live push ----------------------------------------------------------------------------------------
 @api.get("/tables/<table_id>/stream")
 def stream(table_id: str):

@@ -77,4 +77,8 @@ def start_camera(app: Flask, table) -> None:
     registry = registry_of(app)
     table.camera = CameraFeed(table.id, str(source), deck, registry.submit,
                               lambda: registry.get(table.id).game.to_dict()["current_player"],
-                              speed=app.config.get("CAMERA_SPEED", 1.0)).start()
+                              speed=app.config.get("CAMERA_SPEED", 1.0),
+                              seats=lambda: registry.get(table.id).seat_map(),
+                              names=lambda: registry.get(table.id).player_names(),
+                              camera_play=registry.camera_play, on_reveal=registry.reveal_seen,
+                              note_hand=registry.note_hand).start()

@@ -16,6 +16,8 @@ import threading
 from collections import deque
 import time
 
+from .who import charge
+
 log = logging.getLogger("tableref.camera")
 
 
@@ -24,19 +26,12 @@ RECENT = 30               # pipeline events kept for the camera view (status "re
 
 
 def to_referee(event: dict, current_player: int | None) -> tuple[dict | None, str]:
-    """What the table does with one event of the vision pipeline (docs/vision.md): a card play
-    goes to the referee in the name of the player whose turn it is (a jump-in is corrected from
-    a phone), an unconfirmed play and the hints wait for the table, never a guess."""
-    kind = event.get("type")
-    if kind not in REFEREE_TYPES:
-        return None, f"{kind} noted for the table"
-    if event.get("unconfirmed"):
-        return None, f"unconfirmed {event.get('cards')}: waiting for the table to confirm"
-    if kind == "play" and "player" not in event:
-        if current_player is None:
-            return None, "a play seen before the game started"
-        event = {**event, "player": current_player}
-    return event, ""
+    """What the table does with one event of the vision pipeline when no seats are marked
+    (docs/vision.md): a card play goes to the referee in the name of the player whose turn it is
+    (a jump-in is corrected from a phone), an unconfirmed play and the hints wait for the table,
+    never a guess. With seats marked, see web/who.py."""
+    action, event, why = charge(event, current_player, {}, [])
+    return (event if action == "submit" else None), why
 
 
 class LiveVideo:
@@ -111,13 +106,19 @@ def is_video_file(source: str) -> bool:
 
 class CameraFeed:
     def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None,
-                 speed: float = 1.0):
+                 speed: float = 1.0, seats=lambda: {}, names=lambda: [], camera_play=None, on_reveal=None,
+                 note_hand=None):
         self.table_id = table_id
         self.source = source
         self.deck = deck
         self.speed = speed                    # of a video file played as a live camera
         self._submit = submit                 # submit(table_id, event) -> Submission
         self._current_player = current_player # () -> the seat whose turn it is, or None
+        self._seats = seats                   # () -> {player: border position} of the game, {} when not marked
+        self._names = names                   # () -> the game's player names
+        self._camera_play = camera_play       # camera_play(table_id, event, question=None) -> [Submission]
+        self._on_reveal = on_reveal           # on_reveal(table_id, reveal_cards event, width, height)
+        self._note_hand = note_hand           # note_hand(table_id, seat, border position): to suggest seats
         self.pipeline = None
         self.state = "starting"
         self.message = f"opening {source}"
@@ -149,6 +150,8 @@ class CameraFeed:
             else:
                 self.pipeline = TablePipeline(self._source_arg(), self.deck)
                 self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
+            self.set_seats(self._seats())
+            self.pipeline.doubles_together = True    # a double is one play for the referee
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
         except Exception as e:
@@ -156,6 +159,18 @@ class CameraFeed:
             return
         if self.state == "running":
             self.state, self.message = "stopped", f"{self.source} ended"
+
+    def reveal(self, on: bool) -> None:
+        """Reveal mode (read every card in view, for "read a hand") on or off."""
+        if self.pipeline is not None and hasattr(self.pipeline, "set_reveal"):
+            self.pipeline.set_reveal(on)
+        elif self.pipeline is not None:
+            self.pipeline.reveal = on
+
+    def set_seats(self, seats: dict[str, float]) -> None:
+        """The seats the pipeline names hands by (the host marked or cleared them)."""
+        if self.pipeline is not None:
+            self.pipeline.seats = dict(seats)
 
     def _source_arg(self):
         # A camera index is given as digits on the command line; the pipeline wants an int then.
@@ -193,18 +208,39 @@ class CameraFeed:
         from referee.store import StoreError
         from .tables import Stopping, UnknownTable
         self.last_event = event
-        event, why = to_referee(event, self._current_player())
-        if event is None:
+        if event.get("type") == "reveal_cards":
+            if self._on_reveal is not None:
+                size = getattr(self.pipeline, "frame_size", None) or (None, None)
+                self._on_reveal(self.table_id, event, *size)
+            self.last_reason = "a shown hand read: waiting for the table to confirm it"
+            return
+        seats = self._seats()
+        action, got, why = charge(event, self._current_player(), seats, self._names() if seats else [])
+        if action == "skip" or (action == "ask" and self._camera_play is None):
             self.last_reason = why
             return
         try:
-            result = self._submit(self.table_id, event)
+            if self._camera_play is None:
+                results = [self._submit(self.table_id, got)]
+            elif action == "ask":
+                results = self._camera_play(self.table_id, event, got)
+            else:
+                results = self._camera_play(self.table_id, got)
         except (MalformedEvent, UnknownTable, StoreError, Stopping) as e:
             self.last_reason = f"not submitted: {e}"
             log.warning("camera event %s of table %s %s", event, self.table_id, self.last_reason)
             return
-        self.events_sent += 1
+        self.events_sent += len(results)
+        if not results:
+            self.last_reason = why if action == "ask" else f"{why}; waits behind an open \"who played?\""
+            return
+        result = results[-1]
         self.last_reason = ("accepted: " if result.verdict.accepted else "rejected: ") + result.verdict.reason
+        if (not seats and self._note_hand is not None and result.verdict.accepted and got.get("type") == "play"
+                and isinstance(got.get("player"), int) and got.get("hand_edge") is not None and got.get("hands") == 1):
+            self._note_hand(self.table_id, got["player"], got["hand_edge"])
+        if why:
+            self.last_reason += f" ({why})"
 
     # -- reading -----------------------------------------------------------------------------------
     @property
@@ -222,7 +258,12 @@ class CameraFeed:
         source = getattr(self.pipeline, "source", None)
         frames = ({"read": source.frames_read, "dropped": source.frames_dropped}
                   if isinstance(source, LiveVideo) else None)
+        seats = self._seats()
+        seats_note = (f"seats marked: plays are charged to the hand's seat ({', '.join(seats)})" if seats else
+                      "no seats marked: every play the camera sees is charged to the player whose turn it is "
+                      "(mark the seats to have jump-ins and plays out of turn charged to who made them)")
         return {"source": self.source, "deck": self.deck, "state": state, "message": message,
+                "seats_marked": bool(seats), "seats_note": seats_note,
                 "pipeline": pipeline_status, "frames": frames,
                 "events_sent": self.events_sent, "last_event": self.last_event,
                 "last_result": self.last_reason, "recent": list(self.recent),

@@ -30,6 +30,8 @@ CAMERA_TYPES = ("flip", "play")   # what the pipeline sends (web.camera.REFEREE_
 TAP_DELAY_S = 0.4                 # a colour, pass or call comes this long after the card it follows
 HOLD_S = 8.0                      # a looping demo shows the final state this long before dealing again
 CAMERA_GRACE_S = 3.0              # video seconds after a card rests before the host plays it by hand
+# what the camera adds to an event besides what it says (docs/events.md), and the client's key
+BOOKKEEPING = ("t", "confidence", "event_id", "camera", "seat", "seat_confidence", "seat_likely", "hands", "hand_edge")
 FIX_AFTER_S = 1.0                 # seconds a wrong event stays on the table before the host takes it back
 
 
@@ -58,11 +60,11 @@ class DemoRecording:
 
 
 def same_event(event: dict, players: list[str]) -> tuple:
-    """What an event says, without its bookkeeping (the camera's `t` and `confidence`, an
-    `event_id`); a player given by name counts as the seat of that name."""
+    """What an event says, without its bookkeeping (the camera's `t`, `confidence` and who-played
+    fields, an `event_id`); a player given by name counts as the seat of that name."""
     def seat(v):
         return players.index(v) if isinstance(v, str) and v in players else v
-    keep = {k: v for k, v in event.items() if k not in ("t", "confidence", "event_id", "camera")}
+    keep = {k: v for k, v in event.items() if k not in BOOKKEEPING}
     for k in ("player", "caller", "target"):
         if k in keep:
             keep[k] = seat(keep[k])

@@ -36,6 +36,20 @@ META = (VERSION, SESSION, SENT_MS, TTL_MS)
 TTL_DEFAULT_MS = 8000       # a command with a session and sent_ms but no ttl_ms waits at most this long
 ANSWERS_KEPT = 2000         # answers remembered per table for event_ids seen again (in memory)
 SESSIONS_KEPT = 4096        # clock baselines remembered per server
+SEATS = "seats"             # the store's setting key of a table's seats
+WHO = "who_played"          # ... and of the camera plays waiting for "who played?"
+
+
+# Fields of a stream's payload that are the table's, not the referee's state object.
+TABLE_FIELDS = ("log", "table", "version", "problems", "seats", "seats_marked", "who_played", "reveal_reading")
+
+
+class NoReveal(LookupError):
+    """A reading of a hand asked for, confirmed or ended where none can be (no camera, none under way)."""
+
+
+class UnknownQuestion(LookupError):
+    """A "who played?" answer to a question that is not open (answered already, or never asked)."""
 
 
 class UnknownTable(LookupError):
@@ -146,6 +160,17 @@ class Table:
     problems: list[str] = field(default_factory=list)         # stored events skipped at load (see replay_safely)
     summaries: list[str] = field(default_factory=list)        # the referee's words for each stored event
     answers: OrderedDict = field(default_factory=OrderedDict) # event_id -> the first answer (Submission)
+    seats: list[dict] = field(default_factory=list)           # where each player sits on the picture (web/seats.py)
+    # camera plays waiting for the table, in the order seen: {"id", "event", "player"} where player
+    # is None while "who played?" is open (with the question's fields), else the player it goes to
+    pending: list[dict] = field(default_factory=list)
+    drain_lock: threading.Lock = field(default_factory=threading.Lock)
+    # "read a hand" under way (web/reveal.py): {"player", "reading" (None until the camera reads)};
+    # kept in memory only: a restart ends it, nothing having been charged
+    reveal: dict | None = None
+    # where the hands came in for the camera plays charged to each player before seats were marked
+    # (web/seats.py, suggest_seats): player -> border positions, the latest few
+    hands_seen: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -157,6 +182,23 @@ class Table:
         key = event.get(EVENT_ID)
         if isinstance(key, str):
             self.event_ids.setdefault(key, len(self.stored))
+
+    def questions(self) -> list[dict]:
+        """The open "who played?" questions, oldest first, each with how many plays wait behind it."""
+        out = []
+        for n, item in enumerate(self.pending):
+            if item["player"] is None and not item.get("dismissed"):
+                out.append({k: item[k] for k in ("id", "text", "cards", "likely", "shares", "why")} |
+                           {"t": item["event"].get("t"), "waiting": len(self.pending) - n - 1})
+        return out
+
+    def player_names(self) -> list[str]:
+        return [p["name"] for p in self.game.to_dict()["players"]]
+
+    def seat_map(self) -> dict[str, float]:
+        """{player: border position} of the game in force, {} when no seats fit it (web/seats.py)."""
+        from .seats import seat_map
+        return seat_map(self.seats, self.player_names())
 
     @property
     def setup(self) -> dict:
@@ -172,6 +214,11 @@ class Table:
         state["table"] = self.id
         state["log"] = redact(self.recent_log())          # a setup's camera address, without its password
         state["version"] = self.version
+        state["seats"] = self.seats
+        from .seats import seat_map
+        state["seats_marked"] = bool(seat_map(self.seats, [p["name"] for p in state["players"]]))
+        state["who_played"] = self.questions()
+        state["reveal_reading"] = self.reveal
         if self.problems:
             state["problems"] = self.problems
         return state
@@ -203,6 +250,8 @@ class TableRegistry:
         summaries: list[str] = []
         game, problems = replay_safely(stored, summaries)
         table = Table(table_id, game, [], problems=problems, summaries=summaries)
+        table.seats = self.store.setting(table_id, SEATS) or []
+        table.pending = self.store.setting(table_id, WHO) or []
         for line in problems:
             log.error("table %s: %s; it opens at the state after the events that replay", table_id, line)
         for event in stored:
@@ -278,6 +327,9 @@ class TableRegistry:
                 table.stored.append(event)
                 table.summaries.append(verdict.reason)
                 table.remember(event)
+                if event["type"] == "setup" and table.pending:
+                    # a new game: the camera's questions about the last one are moot
+                    self._save_pending(table, [])
             if created:
                 if not verdict.accepted:
                     with self._lock:
@@ -354,6 +406,143 @@ class TableRegistry:
                 table = self._pending[table_id] = Table(table_id, Game(), [])
             return table
 
+    # -- seats (not events: the referee never sees them) -----------------------------------------
+    def set_seats(self, table_id: str, body) -> list[dict]:
+        """Checks and stores where the players sit (None clears the seats); raises BadSeats (nothing
+        changed), UnknownTable or StoreError. The camera and every stream hear of it."""
+        from .seats import check_seats
+        table = self.get(table_id)
+        with table.lock:
+            seats = [] if body is None else check_seats(body, table.player_names())
+            self.store.put_setting(table_id, SEATS, seats or None)
+            table.seats = seats
+            if table.camera is not None and hasattr(table.camera, "set_seats"):
+                table.camera.set_seats(table.seat_map())
+            self._publish(table)
+        return seats
+
+    # -- camera plays and "who played?" (web/who.py) -------------------------------------------------
+    def camera_play(self, table_id: str, event: dict, question: dict | None = None) -> list[Submission]:
+        """A play seen by the camera. With a question (the camera was unsure who played) it waits,
+        charged to nobody, until answered; a play with its player is submitted at once, unless
+        earlier plays wait for an answer: then it waits behind them, so the referee judges the
+        plays in the order they were made. Returns the submissions made now."""
+        table = self.get(table_id)
+        with table.lock:
+            if question is None and not table.pending:
+                held = False
+            else:
+                held = True
+                number = max((i["id"] for i in table.pending), default=0) + 1
+                item = {"id": number, "event": event, "player": None if question else event["player"]}
+                if question:
+                    item |= question
+                self._save_pending(table, table.pending + [item])
+                self._publish(table)
+        return [] if held else [self.submit(table_id, event)]
+
+    def answer(self, table_id: str, question_id, player) -> list[Submission]:
+        """Answers "who played?": `player` (a name or seat index) played it, or None: nobody did
+        (not a play). The play goes to the referee in that player's name, then every play that
+        waited behind it and knows its player, up to the next open question. Raises
+        UnknownQuestion, or MalformedEvent for a player not at the table (nothing changed)."""
+        table = self.get(table_id)
+        with table.lock:
+            item = next((i for i in table.pending if i["id"] == question_id and i["player"] is None
+                         and not i.get("dismissed")), None)
+            if item is None:
+                raise UnknownQuestion(f"there is no open question {question_id!r} at table {table_id!r} "
+                                      f"(answered already?)")
+            names = table.player_names()
+            if player is None:
+                chosen = None
+            elif type(player) is int and 0 <= player < len(names):
+                chosen = names[player]
+            elif isinstance(player, str) and sum(n.casefold() == player.casefold() for n in names) == 1:
+                chosen = next(n for n in names if n.casefold() == player.casefold())
+            else:
+                raise MalformedEvent(f"{str(player)[:40]!r} does not play at this table (players: {', '.join(names)})")
+            updated = [dict(i) for i in table.pending]
+            for i in updated:
+                if i["id"] == question_id:
+                    i["player"], i["dismissed"] = chosen, chosen is None
+            self._save_pending(table, updated)
+        return self._drain(table)
+
+    def _drain(self, table: Table) -> list[Submission]:
+        """Submits the waiting plays from the oldest while each knows its player (or was dismissed)."""
+        results = []
+        with table.drain_lock:
+            while True:
+                with table.lock:
+                    if not table.pending or (table.pending[0]["player"] is None and not table.pending[0].get("dismissed")):
+                        self._publish(table)
+                        return results
+                    head = table.pending[0]
+                    self._save_pending(table, table.pending[1:])
+                if not head.get("dismissed"):
+                    results.append(self.submit(table.id, {**head["event"], "player": head["player"]}))
+
+    def note_hand(self, table_id: str, player: int, edge: float) -> None:
+        """A camera play charged to `player` (the player on turn, no seats marked) was accepted and
+        its hand came in at border position `edge`: material for suggesting seats."""
+        table = self.get(table_id)
+        with table.lock:
+            names = table.player_names()
+            if not 0 <= player < len(names):
+                return
+            table.hands_seen.setdefault(names[player], []).append(float(edge))
+            del table.hands_seen[names[player]][:-8]
+
+    # -- reading a shown hand (web/reveal.py) -------------------------------------------------------
+    def start_reveal(self, table_id: str, player) -> dict:
+        """The camera reads every card in view for `player`'s hand until confirmed or ended.
+        Raises NoReveal (no camera) or MalformedEvent (no such player); nothing changes then."""
+        table = self.get(table_id)
+        with table.lock:
+            if table.camera is None or not hasattr(table.camera, "reveal"):
+                raise NoReveal("this table has no camera to read a hand with")
+            name = _player_name(player, table.player_names())
+            table.reveal = {"player": name, "reading": None}
+            table.camera.reveal(True)
+            self._publish(table)
+            return table.reveal
+
+    def reveal_seen(self, table_id: str, event: dict, width=None, height=None) -> None:
+        """What the camera read while a hand is shown (a `reveal_cards` event)."""
+        from .reveal import reading
+        table = self.get(table_id)
+        with table.lock:
+            if table.reveal is None:
+                return
+            table.reveal = {**table.reveal, "reading": reading(event, width, height), "t": event.get("t")}
+            self._publish(table)
+
+    def end_reveal(self, table_id: str, cards: list | None = None) -> Submission | None:
+        """Ends the reading of a hand: with `cards` (the list the player or host confirmed) a
+        `reveal` goes to the referee in the player's name and its verdict is returned; without,
+        nothing is charged. Raises NoReveal when none is under way."""
+        table = self.get(table_id)
+        with table.lock:
+            if table.reveal is None:
+                raise NoReveal(f"no hand is being read at table {table_id!r}")
+            player = table.reveal["player"]
+        result = None
+        if cards is not None:
+            result = self.submit(table_id, {"type": "reveal", "player": player, "cards": cards})
+            if not result.verdict.accepted:
+                return result           # still reading: fix the list or end it
+        with table.lock:
+            table.reveal = None
+            if table.camera is not None and hasattr(table.camera, "reveal"):
+                table.camera.reveal(False)
+            self._publish(table)
+        return result
+
+    def _save_pending(self, table: Table, pending: list[dict]) -> None:
+        self.store.put_setting(table.id, WHO, pending or None)     # raises StoreError: nothing changed
+        table.pending = pending
+
     def _publish(self, table: Table) -> dict:
         payload = table.payload()
         with table.changed:
@@ -362,7 +551,7 @@ class TableRegistry:
             table.changed.notify_all()
             for hook in self.push_hooks:
                 hook(table.id, table.message, table.message_id)
-        return {k: v for k, v in payload.items() if k not in ("log", "table", "version", "problems")}
+        return {k: v for k, v in payload.items() if k not in TABLE_FIELDS}
 
     # -- streams ---------------------------------------------------------------------------------
     def latest(self, table: Table) -> tuple[int, str, int]:
@@ -396,6 +585,16 @@ class TableRegistry:
                 table.changed.notify_all()
 
 
+def _player_name(player, names: list[str]) -> str:
+    if type(player) is int and 0 <= player < len(names):
+        return names[player]
+    if isinstance(player, str):
+        hits = [n for n in names if n.casefold() == player.strip().casefold()]
+        if len(hits) == 1:
+            return hits[0]
+    raise MalformedEvent(f"{str(player)[:40]!r} does not play at this table (players: {', '.join(names)})")
+
+
 def check_event_id(event: dict) -> None:
     key = event.get(EVENT_ID)
     if key is None:
@@ -404,5 +603,5 @@ def check_event_id(event: dict) -> None:
         raise MalformedEvent(f"{EVENT_ID} must be a string of 1 to {EVENT_ID_MAX} printable characters")
 
 
-__all__ = ["MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
+__all__ = ["NoReveal", "UnknownQuestion", "MalformedEvent", "ServerLimits", "StoreError", "Stopping", "Submission", "Table", "TableRegistry", "TooMany",
            "UnknownTable", "replay_safely"]

@@ -7,12 +7,16 @@
 
 Events emitted (each with `t`, the video time in seconds, and the outline it was read from):
     {"type": "flip", "card": ID, "confidence": c}                 first card seen on the discard pile
-    {"type": "play", "cards": [ID], "confidence": c}              a new card settled on the pile
+    {"type": "play", "cards": [ID], "confidence": c, "seat": NAME|None, "seat_confidence": c,
+     "seat_likely": [[NAME, share], ...], "hands": n, "hand_edge": s}   a new card settled on the pile
     {"type": "play", "cards": [ID], "confidence": c, "unconfirmed": true}   the same, unsure
     {"type": "draw_hint", "t": t}                                 a hand visited the draw pile
     {"type": "reveal_cards", "cards": [{card, confidence, polygon}]}   reveal mode: all cards in view
-`play` carries no `player`: the web side adds the current player before submitting it. Doubles
-are one `play` event per card, lower card first, at the same `t`.
+`play` carries no `player`: the web side charges it to `seat`'s player when seats are marked
+(`seats`: {name: border position}, vision/track/seats.py) and sure, asks when unsure, and adds
+the current player when no seats are marked (docs/vision.md, "Who played"). Doubles
+are one `play` event per card, lower card first, at the same `t`; with `doubles_together` (the
+web sets it) one `play` of all the cards that settled together, as the referee takes a double.
 
 Regions: the discard pile is found by itself around the first face-up card read (the flip), the
 draw pile as a card-shaped outline that reads as no face (a card back); either can be given by
@@ -28,6 +32,8 @@ import numpy as np
 
 from ..camera import FrameSource
 from ..recognizer import CONFIRM_THRESHOLD, Recognizer
+from .hands import HandWatch
+from .seats import edge_point
 from .tracker import Observation, PileTracker, Seen
 
 MOTION_DIFF = 18          # grey-level change that counts as motion (at 1/4 scale, after blur)
@@ -39,7 +45,7 @@ LATE_S = 0.1              # a paced video file drops frames once processing is t
 class TablePipeline:
     def __init__(self, source, deck: str, discard_roi=None, draw_roi=None, reveal: bool = False,
                  realtime: bool | None = None, settle_s: float = 0.15, recognizer: Recognizer | None = None,
-                 jpeg_every: int = 2):
+                 jpeg_every: int = 2, seats: dict[str, float] | None = None):
         self.recognizer = recognizer or Recognizer(deck)
         self.source = FrameSource(source, on_status=self._set_status)
         self.realtime = self.source.file if realtime is None else realtime
@@ -59,17 +65,29 @@ class TablePipeline:
         self._last_reveal: list[str] | None = None
         self._overlay: list = []
         self._reference: np.ndarray | None = None
+        self.hands = HandWatch()
+        # {seat name: border position} (vision/track/seats.py); the web sets it when seats are marked
+        self.seats: dict[str, float] = dict(seats or {})
+        # cards that settle together go out as one play (a double, as the referee takes it); the
+        # web sets this, `watch` keeps one event a card
+        self.doubles_together = False
+        self.frame_size: tuple[int, int] | None = None
 
     def _set_status(self, state: str, message: str) -> None:
         self.status = {"state": state, "message": message}
 
     # -- one frame ---------------------------------------------------------------------------------
     def process(self, t: float, frame: np.ndarray) -> list[dict]:
-        small = cv2.GaussianBlur(cv2.cvtColor(cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
-                                                         interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        self.frame_size = (frame.shape[1], frame.shape[0])     # what outlines are measured in
+        small_bgr = cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         motion = None if self._prev_small is None else cv2.absdiff(small, self._prev_small) > MOTION_DIFF
         self._prev_small = small
         events: list[dict] = []
+        if not self.reveal:
+            still = motion is None or float(motion.mean()) <= MOTION_FRAC
+            roi = None if self.discard_roi is None else tuple(v // 4 for v in self.discard_roi)
+            self.hands.update(t, small_bgr, still, roi)
         if motion is None:
             return events
         if self.reveal:
@@ -81,14 +99,35 @@ class TablePipeline:
             return events
         cards = self._read_discard(frame)
         out = self.tracker.update(Observation(t, False, cards))
-        if self.tracker._done_for_rest:
-            self._reference = frame  # the pile as it now rests: the next card is what differs from it
+        if self.tracker._done_for_rest and not self.hands.at_pile():
+            # the pile as it now rests: the next card is what differs from it. Not while a hand
+            # rests on the pile: the card under it would become part of the reference and never
+            # differ from it once the hand has gone
+            self._reference = frame
         if out and self._auto_discard and self.discard_roi is None:
             self.discard_roi = _around(np.array(out[0]["polygon"]), frame.shape, 1.0)
+        events += self._who_played(out)
+        return events
+
+    def _who_played(self, out: list[dict]) -> list[dict]:
+        """The settled events with the seat that brought the cards (vision/track/hands.py). The
+        hands seen since the pile last rested are forgotten once charged, or when the pile rests
+        with nothing new and no hand on it (a visit to the draw pile that crossed the pile's area)."""
+        events = []
+        who = self.hands.attribute(self.seats) if out else None
         for e in out:
             e = dict(e)
             e.pop("polygon", None)
+            if e["type"] == "play":
+                e["seat"], e["seat_confidence"] = who["seat"], who["seat_confidence"]
+                e["seat_likely"], e["hands"] = who["likely"], who["hands"]
+                if who["hand_edge"] is not None:
+                    e["hand_edge"] = who["hand_edge"]
             events.append(e)
+        if out or (self.tracker._done_for_rest and not self.hands.at_pile()):
+            self.hands.reset()
+        if self.doubles_together:
+            events = together(events)
         return events
 
     def _moving(self, motion: np.ndarray, roi) -> bool:
@@ -138,6 +177,11 @@ class TablePipeline:
             self._hint_active = False
         return []
 
+    def set_reveal(self, on: bool) -> None:
+        """Reveal mode on or off while running (the web's "read a hand"): a fresh reading each time."""
+        self._last_reveal = None
+        self.reveal = on
+
     def _reveal(self, t: float, frame: np.ndarray, motion: np.ndarray) -> list[dict]:
         if float(motion.mean()) > MOTION_FRAC:
             return []
@@ -186,6 +230,7 @@ class TablePipeline:
             if roi is not None:
                 x, y, w, h = roi
                 cv2.rectangle(img, (x, y), (x + w, y + h), colour, 1)
+        self._annotate_seats(img)
         for r in self._overlay:
             pts = r.quad.pts.astype(np.int32)
             ok = r.confidence >= CONFIRM_THRESHOLD
@@ -194,6 +239,29 @@ class TablePipeline:
                         0.45, (255, 255, 255), 1, cv2.LINE_AA)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 70])
         return buf.tobytes() if ok else b""
+
+
+    def _annotate_seats(self, img: np.ndarray) -> None:
+        """Where the hands at the pile come in (the camera page draws the seats over the picture)."""
+        h, w = img.shape[:2]
+        for s, _ in self.hands.last_blobs:
+            x, y = edge_point(s)
+            cv2.circle(img, (int(min(w - 1, x * w)), int(min(h - 1, y * h))), 11, (255, 0, 255), 2)
+
+
+def together(events: list[dict]) -> list[dict]:
+    """The play events of one settle as one play of all their cards (lower card first): the
+    referee takes a double as one play, and the second card alone would be a jump-in on one's own
+    card. Its confidence is the least sure card's; unconfirmed if any card is."""
+    plays = [e for e in events if e["type"] == "play"]
+    if len(plays) < 2:
+        return events
+    merged = dict(plays[0])
+    merged["cards"] = [c for e in plays for c in e["cards"]]
+    merged["confidence"] = min(e["confidence"] for e in plays)
+    if any(e.get("unconfirmed") for e in plays):
+        merged["unconfirmed"] = True
+    return [e for e in events if e["type"] != "play"] + [merged]
 
 
 def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500) -> list:

@@ -1,6 +1,7 @@
 """`tableref identify`, `watch` and `train`: the recognizer from the command line."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -32,6 +33,10 @@ def register(sub) -> None:
     p.add_argument("--realtime", action="store_true", help="pace a video file at its own speed")
     p.add_argument("--locator", choices=("detector", "contour"), default="detector",
                    help="how cards are found: the trained card detector (default) or white-border contours")
+    p.add_argument("--seats", type=_seats, metavar="NAME=EDGE,...",
+                   help="seats by their place along the picture's edge (0..4 clockwise from the top-left "
+                        "corner: top 0..1, right 1..2, bottom 2..3, left 3..4), e.g. Ana=2.5,Ben=3.7: plays "
+                        "then name the seat whose hand brought the card (docs/vision.md, Who played)")
     p.set_defaults(run=run_watch)
 
     p = sub.add_parser("train", help="train the recognizer: the symbol classifier on rendered card faces, "
@@ -115,6 +120,21 @@ def run_identify(args) -> int:
     return status
 
 
+def _seats(text: str) -> dict[str, float]:
+    seats = {}
+    for part in text.split(","):
+        name, _, edge = part.partition("=")
+        try:
+            value = float(edge)
+        except ValueError:
+            value = -1.0
+        if not name.strip() or not 0 <= value < 4 or name.strip() in seats:
+            raise argparse.ArgumentTypeError(f"{part!r}: give each seat once as NAME=EDGE with EDGE from 0 to 4 "
+                                             f"(its place along the picture's edge)")
+        seats[name.strip()] = value
+    return seats
+
+
 def run_watch(args) -> int:
     from vision.track.pipeline import TablePipeline
     rec = _recognizer(args.deck, args.locator)
@@ -122,7 +142,7 @@ def run_watch(args) -> int:
         return 2
     try:
         pipe = TablePipeline(args.src, args.deck, discard_roi=args.discard, draw_roi=args.draw, reveal=args.reveal,
-                             realtime=args.realtime, recognizer=rec)
+                             realtime=args.realtime, recognizer=rec, seats=args.seats)
     except FileNotFoundError as e:
         print(f"tableref: {e}", file=sys.stderr)
         return 2
@@ -133,6 +153,8 @@ def run_watch(args) -> int:
         else:
             what = ev.get("cards") or ev.get("card") or ""
             extra = " (unconfirmed)" if ev.get("unconfirmed") else ""
+            if ev.get("type") == "play" and args.seats:
+                extra += f" by {ev.get('seat') or 'nobody seen'} ({ev.get('seat_confidence', 0):.0%})"
             print(f"{ev['t']:8.2f}s {ev['type']} {what}{extra}", flush=True)
 
     pipe.run(show)

@@ -61,10 +61,108 @@ function render(s) {
   const key = v ? `${v.index}:${v.accepted}` : null;
   if (key !== lastVerdictKey && lastVerdictKey !== null && v) speak(v.accepted ? v.reason : `Not allowed. ${v.player ? v.player + ": " : ""}${v.reason}`);
   lastVerdictKey = key;
+  renderWhoPlayed(s.who_played || []);
+  renderReveal(s.reveal_reading || null, players);
   if (s.event_count !== lastCount) refreshTimeline();
   lastCount = s.event_count;
   if (hostWired) renderHost(s);
 }
+
+// -- "who played the red 7?": the camera was unsure whose hand brought a card (docs/api.md, Seats) ---
+let whoKey = null;
+function renderWhoPlayed(questions) {
+  const box = $("who-played");
+  const key = JSON.stringify(questions.map(q => q.id)) + (token() ? "host" : "");
+  if (key === whoKey) return;              // redraw only when the questions change (keeps a tap's target)
+  whoKey = key;
+  box.hidden = questions.length === 0;
+  box.innerHTML = questions.map(q => {
+    const buttons = q.likely.map((name, i) =>
+      `<button type="button" class="${i === 0 ? "primary" : ""}" data-question="${q.id}" data-player="${escapeHtml(name)}">${escapeHtml(name)}</button>`).join("") +
+      `<button type="button" data-question="${q.id}" data-player="">nobody: not a play</button>`;
+    const wait = q.waiting ? `<p class="help">${q.waiting} later play${q.waiting > 1 ? "s wait" : " waits"} for this answer.</p>` : "";
+    return `<div class="question" data-question-box="${q.id}"><p><b>${escapeHtml(q.text)}</b> <span class="why">(the camera is not sure: ${escapeHtml(q.why)})</span></p>` +
+      (token() ? `<div class="row">${buttons}</div>` : `<p class="help">The host answers on their phone; nothing is charged until then.</p>`) + wait + `</div>`;
+  }).join("");
+  if (questions.length && key !== null) speak(questions[0].text);
+}
+
+$("who-played").addEventListener("click", async e => {
+  const b = e.target.closest("button[data-question]");
+  if (!b) return;
+  const player = b.dataset.player || null;
+  const what = player ? `${player} played it` : "nobody played it";
+  toast("pending", `${what} …`);
+  let r, body = {};
+  try {
+    r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/who-played`, {
+      method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token()}`},
+      body: JSON.stringify({question: Number(b.dataset.question), player})});
+    body = await r.json().catch(() => ({}));
+  } catch (err) { toast("bad", "the server cannot be reached; nothing changed"); return; }
+  if (!r.ok) { toast("bad", `${body.error || r.statusText} (${r.status})`); return; }
+  const v = (body.verdicts || [])[0];
+  if (!v) toast("ok", "✓ dropped: nobody played it");
+  else if (v.accepted) toast("ok", `✓ ${v.reason}`);
+  else toast("bad", "", `✗ <b class="who">${escapeHtml(v.player || player)}</b>: not allowed: ${escapeHtml(v.reason)}`);
+});
+
+// -- "read a hand": the camera reads a hand laid out under it; the table confirms the list ---------------
+let revealKey = null;
+function renderReveal(r, players) {
+  const who = $("reveal-who");
+  const names = players.map(p => p.name).join(",");
+  if (who.dataset.names !== names) {
+    who.dataset.names = names;
+    who.innerHTML = players.map((p, i) => `<option value="${i}">${escapeHtml(p.name)}</option>`).join("");
+  }
+  $("reveal-row").hidden = !!r;
+  const box = $("reveal");
+  const key = JSON.stringify(r) + (token() ? "host" : "");
+  if (key === revealKey) return;           // keep what the host is typing
+  revealKey = key;
+  box.hidden = !r;
+  if (!r) { box.innerHTML = ""; return; }
+  const read = r.reading;
+  const chips = read ? read.cards.map(c =>
+    `<span class="chip${c.sure ? "" : " unsure"}" title="${escapeHtml(c.problem || "")}">${escapeHtml(c.card)}${c.sure ? "" : " ?"}</span>`).join("") : "";
+  const problems = read && read.problems.length ? `<p class="why">Check: ${read.problems.map(escapeHtml).join("; ")}.</p>` : "";
+  const controls = token() ? `<div class="row"><input id="reveal-cards" aria-label="the cards shown" ` +
+      `value="${escapeHtml(read ? read.cards.map(c => c.card).join(", ") : "")}">` +
+      `<button class="primary" id="reveal-confirm" type="button">Confirm this hand</button>` +
+      `<button id="reveal-cancel" type="button">Stop reading</button></div>` : "";
+  box.innerHTML = `<p><b>Reading ${escapeHtml(r.player)}'s hand:</b> lay the cards out side by side under the camera.</p>` +
+    (read ? `<p class="chips">${chips || "no card seen yet"}</p>${problems}` : `<p class="help">waiting for the camera…</p>`) + controls;
+}
+
+async function revealCall(path, method, body) {
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/reveal${path}`, {method,
+      headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token()}`},
+      body: body === undefined ? undefined : JSON.stringify(body)});
+    return [r, await r.json().catch(() => ({}))];
+  } catch (e) { return [null, {error: "the server cannot be reached; nothing changed"}]; }
+}
+
+$("reveal-start").addEventListener("click", async () => {
+  const [r, body] = await revealCall("", "POST", {player: Number($("reveal-who").value)});
+  if (r && r.ok) toast("ok", `✓ reading ${body.reveal.player}'s hand: lay the cards out under the camera`);
+  else toast("bad", `${body.error || "not started"}`);
+});
+
+$("reveal").addEventListener("click", async e => {
+  if (e.target.id === "reveal-cancel") {
+    const [r, body] = await revealCall("", "DELETE");
+    toast(r && r.ok ? "ok" : "bad", r && r.ok ? "✓ stopped reading the hand; nothing was charged" : body.error);
+  } else if (e.target.id === "reveal-confirm") {
+    const cards = $("reveal-cards").value.split(/[\s,]+/).map(c => c.trim().toLowerCase()).filter(Boolean);
+    const [r, body] = await revealCall("/confirm", "POST", {cards});
+    if (!r || !r.ok) { toast("bad", body.error || "not sent"); return; }
+    const v = body.verdict;
+    if (v.accepted) toast("ok", `✓ ${v.reason}`);
+    else toast("bad", "", `✗ <b class="who">${escapeHtml(v.player || "")}</b>: not allowed: ${escapeHtml(v.reason)}`);
+  }
+});
 
 // -- spoken announcements and keeping the screen awake -------------------------------------------------
 function speak(text) {
