@@ -48,17 +48,9 @@ def box_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.nd
     return np.stack([ctr - dx - dy, ctr + dx - dy, ctr + dx + dy, ctr - dx + dy]).astype(np.float32)
 
 
-def run_time_model(folder: Path | None = None) -> Path:
-    """The detector file the app runs: the int8 twin of card-detector.onnx where there is one
-    (vision/locate/quantize.py: a look costs about a third less), else the float model itself."""
-    fp32 = (folder or models_dir()) / MODEL_FILE
-    int8 = fp32.with_name(fp32.stem + ".int8.onnx")
-    return int8 if int8.is_file() else fp32
-
-
 class CardDetector:
     def __init__(self, path: str | Path | None = None, threads: int = 2):
-        path = Path(path) if path else run_time_model()
+        path = Path(path) if path else models_dir() / MODEL_FILE
         self.session = onnx_session(path, "card detector", "train one with `tableref train --detector`, "
                                     "or restore it from git", threads)
         inp = self.session.get_inputs()[0]

@@ -134,18 +134,13 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out)
-    # the app runs the int8 twin (quantize.py); the float file stays for continuing training
-    from .quantize import int8_path, quantize_detector
-    log(f"quantizing {out} to int8 (calibrated on synthetic scenes) ...")
-    quantize_detector(out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
     card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups,
             "lr0": lr0, "ultralytics": _ultralytics_version(),
             "epochs": epochs, "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
             "names": list(CLASSES),
             "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4),
-            "weights": str(card_pt.relative_to(REPO)) if card_pt else None,
-            "int8": int8_path(out).name}
+            "weights": str(card_pt.relative_to(REPO)) if card_pt else None}
     out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
     log(json.dumps(card))
     return card
