@@ -13,6 +13,10 @@ def _roi(text: str):
     return (x, y, w, h)
 
 
+TAUGHT_HELP = ("a deck taught with `tableref teach`: its cards are read by what was taught, the others by "
+               "the built-in recognizer")
+
+
 def register(sub) -> None:
     p = sub.add_parser("identify", help="recognize the cards in still images")
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -20,6 +24,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--locator", choices=("detector", "contour"), default="detector",
                    help="how cards are found: the trained card detector (default) or white-border contours")
+    p.add_argument("--taught", metavar="TAUGHT", help=TAUGHT_HELP)
     p.set_defaults(run=run_identify)
 
     p = sub.add_parser("watch", help="run the vision pipeline on a video or camera and print its card events")
@@ -32,6 +37,7 @@ def register(sub) -> None:
     p.add_argument("--realtime", action="store_true", help="pace a video file at its own speed")
     p.add_argument("--locator", choices=("detector", "contour"), default="detector",
                    help="how cards are found: the trained card detector (default) or white-border contours")
+    p.add_argument("--taught", metavar="TAUGHT", help=TAUGHT_HELP)
     p.set_defaults(run=run_watch)
 
     p = sub.add_parser("train", help="train the recognizer: the symbol classifier on rendered card faces, "
@@ -68,14 +74,16 @@ def _names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def _recognizer(deck: str, locator: str = "detector"):
+def _recognizer(deck: str, locator: str = "detector", taught: str | None = None, text: bool | None = None):
     from vision.errors import ModelError
     from vision.recognizer import Recognizer
+    from vision.teach.file import TaughtFileError, load
     try:
-        return Recognizer(deck, locator=locator)
+        td = load(taught, deck) if taught else None
+        return Recognizer(deck, locator=locator, taught=td, text=text)
     except KeyError as e:
         print(f"tableref: {e.args[0]}", file=sys.stderr)
-    except ModelError as e:
+    except (ModelError, TaughtFileError) as e:
         print(f"tableref: {e}", file=sys.stderr)
     return None
 
@@ -83,7 +91,7 @@ def _recognizer(deck: str, locator: str = "detector"):
 def run_identify(args) -> int:
     from vision.imageio import BadImage, load_image
     from vision.locate import Quad
-    rec = _recognizer(args.deck, args.locator)
+    rec = _recognizer(args.deck, args.locator, args.taught)
     if rec is None:
         return 2
     status = 0
@@ -111,7 +119,7 @@ def run_identify(args) -> int:
 
 def run_watch(args) -> int:
     from vision.track.pipeline import TablePipeline
-    rec = _recognizer(args.deck, args.locator)
+    rec = _recognizer(args.deck, args.locator, args.taught)
     if rec is None:
         return 2
     try:
