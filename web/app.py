@@ -75,4 +75,5 @@ def start_camera(app: Flask, table) -> None:
     registry = registry_of(app)
     table.camera = CameraFeed(table.id, str(source), deck, registry.submit,
                               lambda: registry.get(table.id).game.to_dict()["current_player"],
-                              speed=app.config.get("CAMERA_SPEED", 1.0)).start()
+                              speed=app.config.get("CAMERA_SPEED", 1.0),
+                              taught=(app.config.get("TAUGHT") or {}).get(deck)).start()

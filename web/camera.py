@@ -111,8 +111,9 @@ def is_video_file(source: str) -> bool:
 
 class CameraFeed:
     def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None,
-                 speed: float = 1.0):
+                 speed: float = 1.0, taught: str | None = None):
         self.table_id = table_id
+        self.taught = taught                  # a taught deck's file (vision/teach/) for this deck, or None
         self.source = source
         self.deck = deck
         self.speed = speed                    # of a video file played as a live camera
@@ -143,11 +144,16 @@ class CameraFeed:
             self._fail("unavailable", f"the vision pipeline cannot be loaded: {type(e).__name__}: {e}")
             return
         try:
+            rec = None
+            if self.taught:
+                from vision.recognizer import Recognizer
+                from vision.teach.file import load
+                rec = Recognizer(self.deck, taught=load(self.taught, self.deck))
             if is_video_file(self.source):
-                self.pipeline = TablePipeline(self.source, self.deck, realtime=False)
+                self.pipeline = TablePipeline(self.source, self.deck, realtime=False, recognizer=rec)
                 self.pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
             else:
-                self.pipeline = TablePipeline(self._source_arg(), self.deck)
+                self.pipeline = TablePipeline(self._source_arg(), self.deck, recognizer=rec)
                 self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
