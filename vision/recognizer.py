@@ -110,6 +110,7 @@ class Recognizer:
         if taught is not None and taught.deck != self.deck.id:
             raise ValueError(f"the taught deck is of deck {taught.deck!r}, not {self.deck.id!r}")
         self._taught_ids = frozenset(taught.cards) if taught is not None else frozenset()
+        self._taught_all = self._taught_ids >= set(self.deck.cards)
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None) -> tuple[str, float]:
@@ -199,8 +200,8 @@ class Recognizer:
         if self.taught is not None:
             from .teach.reader import SURE, taught_match
             taught = taught_match(self.taught, frame, q.pts, card_bgr)
-            if taught.confidence >= SURE:
-                return taught.card, taught.confidence
+            if taught.confidence >= SURE and self._taught_all:
+                return taught.card, taught.confidence      # the whole deck taught: no other reader
         big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
         builtin = self.identify_card(card_bgr, big, q.pts)
         if taught is None:

@@ -18,6 +18,7 @@ import numpy as np
 MARGIN_FULL = 0.5     # a relative margin (1 - best/second distance) that gives full confidence
 FAR_START = 2.0       # a best distance up to this many times the deck's scale is near ...
 FAR_END = 4.0         # ... and from this many times it says nothing
+NEAR = 1.5            # a best distance up to this many times the scale: as near as a card's own photos
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Match:
     best: float          # distance to the card's nearest prototype
     second: float        # distance to the next card's nearest prototype (inf with one card)
     runner_up: str | None
+    near: bool = False   # the best distance is at most NEAR times the deck's scale
 
 
 @dataclass
@@ -64,7 +66,8 @@ class TaughtDeck:
         best = float(d[order[0]])
         second = float(d[order[1]]) if len(d) > 1 else float("inf")
         return Match(self.cards[order[0]], confidence(best, second, self.scale), best, second,
-                     self.cards[order[1]] if len(d) > 1 and np.isfinite(second) else None)
+                     self.cards[order[1]] if len(d) > 1 and np.isfinite(second) else None,
+                     best <= NEAR * self.scale)
 
 
 def confidence(best: float, second: float, scale: float) -> float:

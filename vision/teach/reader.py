@@ -1,12 +1,20 @@
 """Reading a card with a taught deck, and falling back to the built-in recognizer.
 
-The taught deck reads first: its reading is taken when it is sure. Otherwise the built-in
-recognizer (vision/read/) reads the card; its reading is taken when it names a card that was not
-taught (the taught deck cannot know it), or when it names the taught deck's own best card (two
-readers agree: the more confident of the two). When the built-in names a taught card that the
-taught deck did not pick, the taught deck's reading stands, unsure: the taught photos show this
-deck's print, the built-in's model was trained on other art (a re-drawn deck is read by what was
-taught, not by what a classic print would mean).
+The taught deck reads first. When every card of the deck was taught, its reading is the answer
+(the built-in readers and their OCR are not run). When some were not, the built-in recognizer
+(vision/read/) reads the card too, because a taught deck cannot tell an untaught card from the
+taught card it looks most like: its weights learned what tells the *taught* cards apart
+(measured: an untaught red card read as the one taught red card, sure, with three cards taught).
+Then:
+- the built-in is sure of a card that was not taught: the built-in's reading, unless the taught
+  reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
+  photos come; an untaught card that looks like a taught one comes farther), so a re-drawn print
+  is still read by what was taught;
+- else the taught deck is sure: the taught reading;
+- else both name the same card (two readers agree): that card, the more confident of the two;
+- else the built-in names an untaught card: its reading (unsure);
+- else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
+  built-in's model was trained on other art (a re-drawn deck is read by what was taught).
 """
 from __future__ import annotations
 
@@ -28,9 +36,13 @@ def combine(taught: Match, builtin, taught_cards) -> tuple[str, float]:
     """(card, confidence) from the taught reading and, when it is not sure, the built-in's
     `builtin` = (card, confidence) or None (a deck without a built-in recognizer);
     `taught_cards`: the ids the taught deck knows."""
-    if taught.confidence >= SURE or builtin is None or builtin[0] is None:
+    if builtin is None or builtin[0] is None:
         return taught.card, taught.confidence
     card, conf = builtin
+    if card not in taught_cards and conf >= SURE and not (taught.confidence >= SURE and taught.near):
+        return card, conf
+    if taught.confidence >= SURE:
+        return taught.card, taught.confidence
     if card == taught.card:
         return card, max(conf, taught.confidence)
     return (card, conf) if card not in taught_cards else (taught.card, taught.confidence)
