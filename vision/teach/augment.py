@@ -13,6 +13,8 @@ import numpy as np
 
 from .embed import FACE_H, FACE_W, face
 
+OCCLUDE = 0.5       # the share of copies with a thumb or a glare spot over part of the card
+
 
 def altered_faces(bgr: np.ndarray, quad: np.ndarray, n: int, seed: int = 0) -> list[np.ndarray]:
     """`n` altered rectified faces of the card at `quad` in the photo `bgr`."""
@@ -23,8 +25,28 @@ def altered_faces(bgr: np.ndarray, quad: np.ndarray, n: int, seed: int = 0) -> l
     for _ in range(n):
         jitter = (g.normal(0, 0.02, (4, 2)) + g.normal(0, 0.01, 2)) * side
         f = face(bgr, q + jitter.astype(np.float32)).astype(np.float32)
+        if g.random() < OCCLUDE:
+            _occlude(f, g)
         out.append(_light_and_blur(f, g))
     return out
+
+
+def _occlude(f: np.ndarray, g: np.random.Generator) -> None:
+    """A thumb over one edge (a skin-coloured round blob from outside the card) or a glare spot:
+    what spoils part of a real photo and never the same part twice."""
+    yy, xx = np.mgrid[0:FACE_H, 0:FACE_W].astype(np.float32)
+    if g.random() < 0.5:
+        side = int(g.integers(4))
+        t = g.uniform(0.15, 0.85)
+        cx, cy = [(t * FACE_W, -4), (FACE_W + 4, t * FACE_H), (t * FACE_W, FACE_H + 4), (-4, t * FACE_H)][side]
+        r = FACE_W * g.uniform(0.15, 0.3)
+        m = np.clip((r - np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2)) / 2.0, 0, 1)
+        skin = np.float32([g.uniform(40, 120), g.uniform(70, 160), g.uniform(110, 225)])
+        f[:] = f * (1 - m[..., None]) + skin * m[..., None]
+    else:
+        cx, cy = g.uniform(0, FACE_W), g.uniform(0, FACE_H)
+        sx, sy = g.uniform(4, 16), g.uniform(4, 16)
+        f += (g.uniform(60, 200) * np.exp(-((xx - cx) / sx) ** 2 - ((yy - cy) / sy) ** 2))[..., None]
 
 
 def _light_and_blur(f: np.ndarray, g: np.random.Generator) -> np.ndarray:

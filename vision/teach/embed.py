@@ -81,6 +81,11 @@ def region_hog(face_bgr: np.ndarray) -> np.ndarray:
     return np.minimum(r, 0.3) / 0.6
 
 
+def shape_mask() -> np.ndarray:
+    """Bool mask of a flattened embedding: True on the shape (HOG) dimensions, False on colour."""
+    return np.tile(np.r_[np.ones(4 * BINS, bool), np.zeros(12, bool)], REGIONS)
+
+
 def embed(face_bgr: np.ndarray) -> np.ndarray:
     """REGIONS x REGION_DIM float32 of one rectified face (any size; resized to FACE_W x FACE_H)."""
     if face_bgr.shape[:2] != (FACE_H, FACE_W):

@@ -28,12 +28,14 @@ class TaughtFileError(ValueError):
 
 def save(td: TaughtDeck, path: str | os.PathLike) -> None:
     path = Path(path)
-    meta = dict(td.meta, format=FORMAT, version=FORMAT_VERSION, deck=td.deck, embedding=EMBEDDING, scale=td.scale)
+    meta = dict(td.meta, format=FORMAT, version=FORMAT_VERSION, deck=td.deck, embedding=EMBEDDING,
+                scales=list(td.scales))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez_compressed(f, meta=np.array(json.dumps(meta)), cards=np.array(td.cards, dtype=str),
+                                colours=np.array(td.colours, dtype=str), symbols=np.array(td.symbols, dtype=str),
                                 protos=td.protos.astype(np.float16), labels=td.labels.astype(np.int32),
                                 photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32))
             f.flush()
@@ -64,14 +66,15 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
             if meta.get("version") != FORMAT_VERSION or meta.get("embedding") != EMBEDDING:
                 raise TaughtFileError(f"{path} was taught by another version of tableref (format "
                                       f"{meta.get('version')}, embedding {meta.get('embedding')}); teach it again")
-            td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], z["protos"].astype(np.float32),
-                            z["labels"], z["photos"], z["weights"], float(meta["scale"]), meta)
+            td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],
+                            [str(s) for s in z["symbols"]], z["protos"].astype(np.float32), z["labels"],
+                            z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta)
     except TaughtFileError:
         raise
     except Exception as e:      # truncated zip, missing array, bad JSON: numpy and zipfile raise many types
         raise TaughtFileError(f"{path} cannot be read as a taught deck ({e.__class__.__name__}: {e})") from e
     n = len(td.protos)
-    if len(td.labels) != n or len(td.photos) != n or td.protos.ndim != 2 or td.weights.shape != (td.protos.shape[1],) \
+    if len(td.colours) != len(td.cards) or len(td.symbols) != len(td.cards) or len(td.labels) != n or len(td.photos) != n or td.protos.ndim != 2 or td.weights.shape != (td.protos.shape[1],) \
             or (n and (td.labels.min() < 0 or td.labels.max() >= len(td.cards))):
         raise TaughtFileError(f"{path} is damaged (its arrays do not fit together)")
     if deck is not None and td.deck != deck:

@@ -57,16 +57,11 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
     for k, (cid, path) in enumerate(photos):
-        why = None
         try:
             img, _ = load_image(path)
-            quads = card_outlines(rec, img)
-            if not quads:
-                why = "no card found in it (lay the card on a plain table, all of it in view)"
-            elif len(quads) > 1:
-                why = f"{len(quads)} cards in it: one card a photo"
-            else:
-                taught.append((cid, photo_prototypes(img, quads[0].pts, seed=k)))
+            protos, why = prototypes_of(rec, img, seed=k)
+            if protos is not None:
+                taught.append((cid, protos))
         except BadImage as e:
             why = str(e)
         if why:
@@ -76,7 +71,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
     if not taught:
         raise TeachError("no photo could be used: " + "; ".join(f"{p}: {w}" for p, w in report.refused[:5]))
-    td = build_deck(rec.deck.id, taught, ids, meta={"folder": str(folder)})
+    td = build_deck(rec.deck, taught, meta={"folder": str(folder)})
     report.taught = list(td.cards)
     report.missing = [c for c in ids if c not in td.cards]
     report.photos_used = len(taught)
@@ -84,6 +79,16 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     report.seconds = time.monotonic() - t0
     td.meta["report"] = {k: v for k, v in report.as_json().items() if k not in ("refused",)}
     return td, report
+
+
+def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:
+    """(the photo's prototypes, None), or (None, why it cannot teach): no card or several."""
+    quads = card_outlines(rec, img)
+    if not quads:
+        return None, "no card found in it (lay the card on a plain table, all of it in view)"
+    if len(quads) > 1:
+        return None, f"{len(quads)} cards in it: one card a photo"
+    return photo_prototypes(img, quads[0].pts, seed=seed), None
 
 
 def _leave_one_out(td, taught, report: Report) -> None:
