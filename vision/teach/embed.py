@@ -16,7 +16,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..read.symbols import glyph_image
 from ..rectify import warp_card
 
 FACE_W, FACE_H = 64, 96        # the face is warped at this size for teaching and reading
@@ -59,9 +58,17 @@ def region_colours(face_bgr: np.ndarray) -> np.ndarray:
     return q.reshape(REGIONS, 12)
 
 
+def glyph(face_bgr: np.ndarray) -> np.ndarray:
+    """float32 FACE_H x FACE_W: the darkest channel, stretched between its 2nd and 98th
+    percentiles (vision/read/symbols.glyph_image at the face's own size)."""
+    g = face_bgr.min(axis=2).astype(np.float32)
+    lo, hi = np.percentile(g, 2), np.percentile(g, 98)
+    return np.clip((g - lo) * (255.0 / max(hi - lo, 20.0)), 0, 255)
+
+
 def region_hog(face_bgr: np.ndarray) -> np.ndarray:
     """REGIONS x 36: unsigned gradient histograms of the glyph, 2x2 cells a region, L2-Hys."""
-    f = glyph_image(face_bgr).astype(np.float32)
+    f = glyph(face_bgr)
     gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=1)
     mag = np.sqrt(gx * gx + gy * gy)
