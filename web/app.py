@@ -55,6 +55,8 @@ def create_app(config: dict | None = None) -> Flask:
     from .pages import pages
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    from .teach_api import teach_api      # issue 15: teach a deck from the table's camera
+    app.register_blueprint(teach_api)
     return app
 
 

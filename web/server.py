@@ -143,7 +143,7 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
     app = create_app({"STORE": store, "HOST_TOKEN": token, "PUBLIC_URL": base,
                       "CAMERAS": {MAIN: args.camera} if args.camera else {},
                       "CAMERA_SPEED": getattr(args, "speed", 1.0), "LIMITS": server_limits(args),
-                      "TAUGHT": taught})
+                      "TAUGHT": taught, "TEACH_DIR": str(args.data)})
     late.app = app
     registry = app.extensions["tableref"]
     from .streams import StreamHub
