@@ -56,7 +56,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(pages)
     from .teach_api import teach_api      # issue 15: teach a deck from the table's camera
+    from .teach_page import teach_page
     app.register_blueprint(teach_api)
+    app.register_blueprint(teach_page)
     return app
 
 
