@@ -26,7 +26,7 @@ REGIONS = REGIONS_X * REGIONS_Y
 COLOUR_WEIGHT = 1.0            # the colour part's weight against the shape part (unit length)
 REGION_DIM = 4 * BINS + 12
 EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below which it counts as plain
-VERSION = 2                    # bump when the embedding changes: a taught file of another version is refused
+VERSION = 3                    # bump when the embedding changes: a taught file of another version is refused
 
 
 def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -50,8 +50,10 @@ def white_referenced(face_bgr: np.ndarray) -> np.ndarray:
 
 def region_colours(face_bgr: np.ndarray) -> np.ndarray:
     """REGIONS x 12: each region's four quarters in Lab of the white-referenced face, about unit scale."""
-    lab = cv2.cvtColor(np.clip(white_referenced(face_bgr), 0, 1), cv2.COLOR_BGR2Lab)
-    q = cv2.resize(lab, (REGIONS_X * 2, REGIONS_Y * 2), interpolation=cv2.INTER_AREA)
+    # averaged first, then to Lab: the same colour to a few units, at a tenth of the time
+    small = cv2.resize(np.clip(white_referenced(face_bgr), 0, 1), (REGIONS_X * 2, REGIONS_Y * 2),
+                       interpolation=cv2.INTER_AREA)
+    q = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     # lightness counts less than hue: the light varies more across a card than its print does
     q = q * np.float32([0.5, 1.0, 1.0]) / 100.0
     q = q.reshape(REGIONS_Y, 2, REGIONS_X, 2, 3).transpose(0, 2, 1, 3, 4)
@@ -75,11 +77,13 @@ def region_hog(face_bgr: np.ndarray) -> np.ndarray:
     ang = (np.arctan2(gy, gx) % np.pi) * (BINS / np.pi)
     b0 = np.floor(ang).astype(np.int32) % BINS
     w1 = ang - np.floor(ang)
-    # soft binning into two neighbouring orientation bins, then summed per cell
-    planes = np.zeros((BINS,) + f.shape, np.float32)
-    ii, jj = np.indices(f.shape)
-    np.add.at(planes, (b0, ii, jj), mag * (1 - w1))
-    np.add.at(planes, ((b0 + 1) % BINS, ii, jj), mag * w1)
+    # soft binning into two neighbouring orientation bins, then summed per cell (bincount: a
+    # tenth of np.add.at's time)
+    n = f.size
+    pix = np.arange(n)
+    idx = np.concatenate([b0.ravel() * n + pix, ((b0.ravel() + 1) % BINS) * n + pix])
+    wts = np.concatenate([(mag * (1 - w1)).ravel(), (mag * w1).ravel()])
+    planes = np.bincount(idx, weights=wts, minlength=BINS * n).reshape((BINS,) + f.shape).astype(np.float32)
     cells = planes.reshape(BINS, FACE_H // CELL, CELL, FACE_W // CELL, CELL).sum(axis=(2, 4))
     r = cells.reshape(BINS, REGIONS_Y, 2, REGIONS_X, 2).transpose(1, 3, 2, 4, 0).reshape(REGIONS, 4 * BINS)
     # normalised per region, but a region with little gradient (plain paper, sensor noise) stays
