@@ -114,3 +114,30 @@ def test_a_taught_deck_of_another_deck_or_a_damaged_file_is_refused(taught, tmp_
     bad.write_bytes(taught.read_bytes()[:2000])
     status, _, err = cli(capsys, "identify", "--deck", "dino2", "--taught", bad, "--json", bad)
     assert status == 2 and str(bad) in err and "cannot be read" in err
+
+
+def test_watch_with_a_taught_deck_reads_a_redrawn_card_on_the_table(tmp_path, capsys):
+    """`watch --taught`: a video of a table with a home-made card (UNO art standing for a dino2
+    card) gives the flip of the taught card id."""
+    import random
+    from vision.art import style_for
+    style = style_for("uno", random.Random(5))
+    shots = list(print_photos("uno", ["green-8"], 3, seed=31, style=style, held=0.0, strength=0.4))
+    for _, k, img, _ in shots[:2]:
+        (tmp_path / "photos" / "green-shoe").mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(tmp_path / "photos" / "green-shoe" / f"{k}.jpg"), img)
+    (tmp_path / "photos" / "red-dingbat").mkdir()
+    other = next(print_photos("uno", ["red-3"], 1, seed=32, style=style, held=0.0, strength=0.4))[2]
+    cv2.imwrite(str(tmp_path / "photos" / "red-dingbat" / "0.jpg"), other)
+    out = tmp_path / "t.npz"
+    assert cli(capsys, "teach", "--deck", "dino2", "--from", tmp_path / "photos", "--out", out)[0] == 0
+    video = tmp_path / "table.mp4"
+    frame = shots[2][2]
+    w = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 5, (frame.shape[1], frame.shape[0]))
+    for _ in range(10):
+        w.write(frame)
+    w.release()
+    status, stdout, err = cli(capsys, "watch", video, "--deck", "dino2", "--taught", out, "--json")
+    assert status == 0, err
+    events = [json.loads(line) for line in stdout.splitlines()]
+    assert events and events[0]["type"] == "flip" and events[0]["card"] == "green-shoe", events

@@ -12,6 +12,9 @@ Then:
   is still read by what was taught;
 - else the taught deck is sure: the taught reading;
 - else both name the same card (two readers agree): that card, the more confident of the two;
+- else the built-in is sure of the taught deck's second choice: the built-in's reading (the
+  taught deck was torn between two cards and the other reader is sure which; a re-drawn print
+  leaves the built-in's sure card among the taught deck's first two only by chance);
 - else the built-in names an untaught card: its reading (unsure);
 - else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
   built-in's model was trained on other art (a re-drawn deck is read by what was taught).
@@ -45,4 +48,7 @@ def combine(taught: Match, builtin, taught_cards) -> tuple[str, float]:
         return taught.card, taught.confidence
     if card == taught.card:
         return card, max(conf, taught.confidence)
+    if conf >= SURE and card == taught.runner_up:
+        return card, conf
+
     return (card, conf) if card not in taught_cards else (taught.card, taught.confidence)
