@@ -50,5 +50,4 @@ def combine(taught: Match, builtin, taught_cards) -> tuple[str, float]:
         return card, max(conf, taught.confidence)
     if conf >= SURE and card == taught.runner_up:
         return card, conf
-
     return (card, conf) if card not in taught_cards else (taught.card, taught.confidence)
