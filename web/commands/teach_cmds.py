@@ -63,8 +63,7 @@ def format_report(r, out: str) -> str:
     lines = [f"taught {len(r.taught)} of {r.cards} cards of {r.deck} from {r.photos_used} photos "
              f"in {r.seconds:.1f} s -> {out}"]
     if r.missing:
-        fallback = "read by the built-in recognizer" if r.deck else ""
-        lines.append(f"not taught ({len(r.missing)}, {fallback}): {', '.join(r.missing)}")
+        lines.append(f"not taught ({len(r.missing)}, read by the built-in recognizer): {', '.join(r.missing)}")
     for path, why in r.refused:
         lines.append(f"refused {path}: {why}")
     if r.loo_total:
