@@ -144,16 +144,16 @@ class CameraFeed:
             self._fail("unavailable", f"the vision pipeline cannot be loaded: {type(e).__name__}: {e}")
             return
         try:
-            rec = None
+            extra = {}       # the pipeline's own recognizer, unless a taught deck is to be read with
             if self.taught:
                 from vision.recognizer import Recognizer
                 from vision.teach.file import load
-                rec = Recognizer(self.deck, taught=load(self.taught, self.deck))
+                extra["recognizer"] = Recognizer(self.deck, taught=load(self.taught, self.deck))
             if is_video_file(self.source):
-                self.pipeline = TablePipeline(self.source, self.deck, realtime=False, recognizer=rec)
+                self.pipeline = TablePipeline(self.source, self.deck, realtime=False, **extra)
                 self.pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
             else:
-                self.pipeline = TablePipeline(self._source_arg(), self.deck, recognizer=rec)
+                self.pipeline = TablePipeline(self._source_arg(), self.deck, **extra)
                 self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
