@@ -160,25 +160,28 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed"))
-    rows = []
+    print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    # each group's rows as soon as they are measured
     for deck in ("uno", "dino2", "snake-cup"):
         if deck in only:
-            rows += synthetic(deck, args.cards, args.seed)
+            show(synthetic(deck, args.cards, args.seed))
     if "real" in only:
         if REAL.is_dir():
             for folder in ("on-black", "hand-held"):
-                rows += real(folder, args.cards)
+                show(real(folder, args.cards))
         else:
             print(f"(no real photos at {REAL}: real rows skipped)", file=sys.stderr)
     if "speed" in only:
-        rows += speed(args.seed + 100)
-    print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        show(speed(args.seed + 100))
+    return 0
+
+
+def show(rows: list[dict]) -> None:
     for r in rows:
         t = f"{r['teach_s']:.1f} ({r['photos']})" if r["teach_s"] is not None else ""
         print(f"| {r['what']} | {r['n']} | {r['top1']:.3f} | {r['wrong_sure']:.3f} | {r['unsure']:.3f} | "
               f"{r['none']} | {t} | {r['read_ms']:.0f} | {r['read_cpu_ms']:.0f} |", flush=True)
-    return 0
 
 
 if __name__ == "__main__":
