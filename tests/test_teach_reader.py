@@ -33,7 +33,7 @@ def test_unsure_readings_that_agree_take_the_higher_confidence():
 
 
 def test_the_built_in_sure_of_the_taught_runner_up_wins_else_the_taught_reading_stands():
-    assert combine(m("red-7", 0.3, runner_up="red-9"), ("red-9", 0.8), TAUGHT) == ("red-9", 0.8)
+    assert combine(m("red-7", 0.3, runner_up="red-9"), ("red-9", 0.8), TAUGHT) == ("red-9", 0.3)   # unsure
     assert combine(m("red-7", 0.3, runner_up="blue-7"), ("red-9", 0.8), TAUGHT) == ("red-7", 0.3)
     assert combine(m("red-7", 0.3, runner_up="red-9"), ("red-9", 0.5), TAUGHT) == ("red-7", 0.3)
     # an unsure built-in reading of an untaught card: the built-in's (the taught deck cannot know it)
