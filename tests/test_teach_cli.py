@@ -1,10 +1,8 @@
 """`tableref teach` end to end on small folders of rendered photos (issue 15), and `--taught` on
 identify: the taught cards are read by what was taught, a re-drawn print included."""
 import json
-import shutil
 
 import cv2
-import numpy as np
 import pytest
 
 from vision.synth.photo import print_photos, write_teach_folder
