@@ -90,6 +90,10 @@ COVERAGE = {
         "tests/test_vision_detector_train.py", "test_train_detector_command_exports_a_model_the_detector_loads",
         ('"train", "--detector", "--images"', '"--epochs"', '"--imgsz"', '"--out"'),
         "a tiny run: 16 scenes, 1 epoch, 64 px"),
+    "tableref teach --deck dino2 --from my-dino2 --out dino2-taught.npz": ByTest(
+        "tests/test_teach_cli.py", "test_teach_reports_and_identify_reads_the_taught_cards",
+        ('"teach", "--deck", "dino2", "--from"', '"--out"', '"identify", "--deck", "dino2", "--taught"'),
+        "a folder of rendered photos of three dino2 cards, taught and read back"),
     "tableref cards ono": Run("wild-draw4"),
     "tableref replay docs/examples/ono-game.jsonl": Run("winner"),
     "tableref simulate --rules prison --games 2000": Run("violations", ((r"--games \d+", "--games 20"),)),

@@ -77,7 +77,7 @@ class Recognizer:
     default: it holds on light and patterned tables where a white border does not stand out."""
 
     def __init__(self, deck: str, model_path: str | Path | None = None, locator: str = "detector",
-                 detector_path: str | Path | None = None, text: bool | None = None):
+                 detector_path: str | Path | None = None, text: bool | None = None, taught=None):
         from referee import load_deck
         self.deck = load_deck(deck)  # KeyError with the deck list for an unknown deck
         if model_path is None:
@@ -106,6 +106,12 @@ class Recognizer:
         self._text_cache: list[tuple[np.ndarray | None, np.ndarray, TextEvidence]] = []
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
+        # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
+        self.taught = taught
+        if taught is not None and taught.deck != self.deck.id:
+            raise ValueError(f"the taught deck is of deck {taught.deck!r}, not {self.deck.id!r}")
+        self._taught_ids = frozenset(taught.cards) if taught is not None else frozenset()
+        self._taught_all = self._taught_ids >= set(self.deck.cards)
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None) -> tuple[str, float]:
@@ -187,12 +193,27 @@ class Recognizer:
                 if not verdict.ok:
                     continue
                 trust = verdict.score
-            big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
-            card, conf = self.identify_card(card_bgr, big, q.pts)
+            card, conf = self._identify(frame, q, card_bgr)
             if card is not None:
                 out.append(Reading(card, conf * trust, q))
         out.sort(key=lambda r: -r.confidence)
         return out
+
+    def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
+        """(card, confidence) of a verified card: the taught deck first when there is one (a sure
+        taught reading skips the built-in readers and their OCR), else the built-in readers."""
+        taught = None
+        if self.taught is not None:
+            from .teach.reader import SURE, taught_match
+            taught = taught_match(self.taught, frame, q.pts, card_bgr)
+            if taught.confidence >= SURE and self._taught_all:
+                return taught.card, taught.confidence      # the whole deck taught: no other reader
+        big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
+        builtin = self.identify_card(card_bgr, big, q.pts)
+        if taught is None:
+            return builtin
+        from .teach.reader import combine
+        return combine(taught, builtin, self._taught_ids)
 
     @staticmethod
     def _verified(frame: np.ndarray, q: Quad, card_bgr: np.ndarray):

@@ -57,6 +57,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(pages)
     app.register_blueprint(replay)
+    from .teach_api import teach_api      # issue 15: teach a deck from the table's camera
+    from .teach_page import teach_page
+    app.register_blueprint(teach_api)
+    app.register_blueprint(teach_page)
     return app
 
 
@@ -81,4 +85,5 @@ def start_camera(app: Flask, table) -> None:
                               seats=lambda: registry.get(table.id).seat_map(),
                               names=lambda: registry.get(table.id).player_names(),
                               camera_play=registry.camera_play, on_reveal=registry.reveal_seen,
-                              note_hand=registry.note_hand).start()
+                              note_hand=registry.note_hand,
+                              taught=(app.config.get("TAUGHT") or {}).get(deck)).start()

@@ -107,8 +107,9 @@ def is_video_file(source: str) -> bool:
 class CameraFeed:
     def __init__(self, table_id: str, source: str, deck: str, submit, current_player=lambda: None,
                  speed: float = 1.0, seats=lambda: {}, names=lambda: [], camera_play=None, on_reveal=None,
-                 note_hand=None):
+                 note_hand=None, taught: str | None = None):
         self.table_id = table_id
+        self.taught = taught                  # a taught deck's file (vision/teach/) for this deck, or None
         self.source = source
         self.deck = deck
         self.speed = speed                    # of a video file played as a live camera
@@ -144,11 +145,16 @@ class CameraFeed:
             self._fail("unavailable", f"the vision pipeline cannot be loaded: {type(e).__name__}: {e}")
             return
         try:
+            extra = {}       # the pipeline's own recognizer, unless a taught deck is to be read with
+            if self.taught:
+                from vision.recognizer import Recognizer
+                from vision.teach.file import load
+                extra["recognizer"] = Recognizer(self.deck, taught=load(self.taught, self.deck))
             if is_video_file(self.source):
-                self.pipeline = TablePipeline(self.source, self.deck, realtime=False)
+                self.pipeline = TablePipeline(self.source, self.deck, realtime=False, **extra)
                 self.pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
             else:
-                self.pipeline = TablePipeline(self._source_arg(), self.deck)
+                self.pipeline = TablePipeline(self._source_arg(), self.deck, **extra)
                 self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
             self.set_seats(self._seats())
             self.pipeline.doubles_together = True    # a double is one play for the referee

@@ -126,6 +126,12 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
         print(f"tableref: {e}", file=sys.stderr)
         return 2
 
+    from .taught import taught_decks
+    try:
+        taught = taught_decks(getattr(args, "taught", None) or [], Path(args.data))
+    except ValueError as e:
+        print(f"tableref: {e}", file=sys.stderr)
+        return 2
     try:
         late = _Late()
         server = make_server(late, args)
@@ -136,7 +142,8 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
     base = f"http://{public_host(args.host)}:{port}"
     app = create_app({"STORE": store, "HOST_TOKEN": token, "PUBLIC_URL": base,
                       "CAMERAS": {MAIN: args.camera} if args.camera else {},
-                      "CAMERA_SPEED": getattr(args, "speed", 1.0), "LIMITS": server_limits(args)})
+                      "CAMERA_SPEED": getattr(args, "speed", 1.0), "LIMITS": server_limits(args),
+                      "TAUGHT": taught, "TEACH_DIR": str(args.data)})
     late.app = app
     registry = app.extensions["tableref"]
     from .streams import StreamHub

@@ -55,6 +55,7 @@ class TablePipeline:
         self.reveal = reveal
         self.tracker = PileTracker(settle_s=settle_s, confirm=CONFIRM_THRESHOLD)
         self.latest_jpeg: bytes | None = None
+        self.latest_frame: np.ndarray | None = None   # the last frame read, as it came (teaching a deck takes it)
         self.status = {"state": "starting", "message": f"opening {source}"}
         self.jpeg_every = jpeg_every
         self.frame_ms: list[float] = []
@@ -212,6 +213,7 @@ class TablePipeline:
                         self.frames_dropped += 1
                         continue
                 t0 = time.perf_counter()
+                self.latest_frame = frame
                 events = self.process(t, frame)
                 self.frame_ms.append((time.perf_counter() - t0) * 1000)
                 for e in events:

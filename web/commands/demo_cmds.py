@@ -15,6 +15,8 @@ def register(sub) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole network)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--host-token", help="the host's token (default: TABLEREF_HOST_TOKEN, or a new random one)")
+    from .serve_cmds import add_taught_flag
+    add_taught_flag(p)
     p.set_defaults(run=run_demo)
 
 
@@ -49,7 +51,7 @@ def run_demo(args) -> int:
     setup = dict(recording.setup)
     serve_args = argparse.Namespace(rules=None, players=None, dealer=0, option=[], camera=str(recording.video),
                                     host=args.host, port=args.port, data=data, host_token=args.host_token,
-                                    speed=args.speed)
+                                    speed=args.speed, taught=args.taught)
     mode = "once, then stays on the final state" if args.once else "in a loop"
     print(f"demo: {recording.video.name} ({', '.join(setup['players'])}; {setup['rules']}) as a live camera "
           f"at {args.speed:g}x, {mode}; store in {data} (removed on exit)", flush=True)

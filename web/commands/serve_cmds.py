@@ -18,8 +18,15 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--data", default="data", help="folder of the event store (default ./data)")
     p.add_argument("--host-token", help="the host's token (default: TABLEREF_HOST_TOKEN, or a new random one)")
+    add_taught_flag(p)
     add_limit_flags(p)
     p.set_defaults(run=run_serve)
+
+
+def add_taught_flag(p) -> None:
+    p.add_argument("--taught", action="append", default=[], metavar="TAUGHT",
+                   help="a deck taught with `tableref teach` (repeatable, one per deck): tables playing with "
+                        "that deck read its cards by what was taught. Default: DATA/taught/DECK.npz when there")
 
 
 def add_limit_flags(p) -> None:

@@ -14,6 +14,10 @@ def _roi(text: str):
     return (x, y, w, h)
 
 
+TAUGHT_HELP = ("a deck taught with `tableref teach`: its cards are read by what was taught, the others by "
+               "the built-in recognizer")
+
+
 def register(sub) -> None:
     p = sub.add_parser("identify", help="recognize the cards in still images")
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -21,6 +25,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--locator", choices=("detector", "contour"), default="detector",
                    help="how cards are found: the trained card detector (default) or white-border contours")
+    p.add_argument("--taught", metavar="TAUGHT", help=TAUGHT_HELP)
     p.set_defaults(run=run_identify)
 
     p = sub.add_parser("watch", help="run the vision pipeline on a video or camera and print its card events")
@@ -37,6 +42,7 @@ def register(sub) -> None:
                    help="seats by their place along the picture's edge (0..4 clockwise from the top-left "
                         "corner: top 0..1, right 1..2, bottom 2..3, left 3..4), e.g. Ana=2.5,Ben=3.7: plays "
                         "then name the seat whose hand brought the card (docs/vision.md, Who played)")
+    p.add_argument("--taught", metavar="TAUGHT", help=TAUGHT_HELP)
     p.set_defaults(run=run_watch)
 
     p = sub.add_parser("train", help="train the recognizer: the symbol classifier on rendered card faces, "
@@ -76,14 +82,16 @@ def _names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def _recognizer(deck: str, locator: str = "detector"):
+def _recognizer(deck: str, locator: str = "detector", taught: str | None = None, text: bool | None = None):
     from vision.errors import ModelError
     from vision.recognizer import Recognizer
+    from vision.teach.file import TaughtFileError, load
     try:
-        return Recognizer(deck, locator=locator)
+        td = load(taught, deck) if taught else None
+        return Recognizer(deck, locator=locator, taught=td, text=text)
     except KeyError as e:
         print(f"tableref: {e.args[0]}", file=sys.stderr)
-    except ModelError as e:
+    except (ModelError, TaughtFileError) as e:
         print(f"tableref: {e}", file=sys.stderr)
     return None
 
@@ -91,7 +99,7 @@ def _recognizer(deck: str, locator: str = "detector"):
 def run_identify(args) -> int:
     from vision.imageio import BadImage, load_image
     from vision.locate import Quad
-    rec = _recognizer(args.deck, args.locator)
+    rec = _recognizer(args.deck, args.locator, args.taught)
     if rec is None:
         return 2
     status = 0
@@ -137,7 +145,7 @@ def _seats(text: str) -> dict[str, float]:
 
 def run_watch(args) -> int:
     from vision.track.pipeline import TablePipeline
-    rec = _recognizer(args.deck, args.locator)
+    rec = _recognizer(args.deck, args.locator, args.taught)
     if rec is None:
         return 2
     try:

@@ -1,0 +1,189 @@
+"""Benchmark of taught decks (issue 15): teach from photos, read other photos, print a table.
+
+    python bench/teach.py                 # everything (about 10 minutes on 2 cores)
+    python bench/teach.py --cards 20      # the first 20 cards of each deck only (quick)
+    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed
+
+Rows:
+- synthetic prints (vision/art + vision/synth/photo.py): one random print of a deck, photographed
+  TEACH+TEST times per card, each photo its own table, size, turn, tilt (up to 40 degrees), light,
+  blur, and in 30% a hand holding it; taught from the first 1 (or 3) photos of each card, read on
+  the TEST others. Never the photos taught.
+- real development photos (../shared/real-uno-dev2, used at run time, never copied or shipped):
+  taught from the first photo of each card, read on the other photos of it and on altered copies
+  of them (scaled down, turned, tilted, lighter or darker). Never the photos taught.
+- teach time for 54 photos through `tableref teach`'s own code path (a folder of JPEGs), and read
+  time per photo with and without the taught deck.
+
+top-1: the first reading is the card; wrong-but-sure: a first reading that is wrong and sure
+(confidence >= 0.6); unsure: right or wrong, below 0.6; none: no card found.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee import load_deck                                        # noqa: E402
+from vision.recognizer import CONFIRM_THRESHOLD, Recognizer          # noqa: E402
+from vision.synth.photo import print_photos, write_teach_folder      # noqa: E402
+from vision.teach.build import build_deck                            # noqa: E402
+from vision.teach.teach import prototypes_of, teach_folder           # noqa: E402
+
+REAL = ROOT.parent / "shared" / "real-uno-dev2"
+
+
+def score(rec, photos) -> dict:
+    """top-1, wrong-but-sure, unsure and no-card counts of `rec` reading (card, image) pairs."""
+    n = right = wrong_sure = unsure = none = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    for cid, img in photos:
+        n += 1
+        r = rec.read(img)
+        if not r:
+            none += 1
+            continue
+        right += r[0].card == cid
+        wrong_sure += r[0].card != cid and r[0].confidence >= CONFIRM_THRESHOLD
+        unsure += r[0].confidence < CONFIRM_THRESHOLD
+    return {"n": n, "top1": right / max(n, 1), "wrong_sure": wrong_sure / max(n, 1), "unsure": unsure / max(n, 1),
+            "none": none, "read_ms": 1000 * (time.perf_counter() - t0) / max(n, 1),
+            "read_cpu_ms": 1000 * (time.process_time() - c0) / max(n, 1)}
+
+
+def teach(rec, photos) -> tuple:
+    """A taught deck from (card, image) pairs, and the seconds it took."""
+    t0 = time.perf_counter()
+    taught = []
+    for k, (cid, img) in enumerate(photos):
+        protos, _ = prototypes_of(rec, img, seed=k)
+        if protos is not None:
+            taught.append((cid, protos))
+    td = build_deck(rec.deck, taught)
+    return td, time.perf_counter() - t0
+
+
+def synthetic(deck: str, cards: int | None, seed: int, test: int = 2) -> list[dict]:
+    ids = list(load_deck(deck).cards)[:cards]
+    shots = list(print_photos(deck, ids, 3 + test, seed=seed))
+    rec = Recognizer(deck, text=False)
+    rows = []
+    for n in (1, 3):
+        td, secs = teach(rec, [(c, img) for c, k, img, _ in shots if k < n])
+        tests = [(c, img) for c, k, img, _ in shots if k >= 3]
+        reader = Recognizer(deck, taught=td)
+        rows.append(dict(score(reader, tests), what=f"{deck}, synthetic print, {len(ids)} cards, taught from {n}",
+                         teach_s=secs, photos=len([1 for c, k, *_ in shots if k < n])))
+    rows.append(dict(score(Recognizer(deck), tests), what=f"{deck}, same test photos, built-in recognizer", teach_s=None, photos=0))
+    return rows
+
+
+def altered(img: np.ndarray, g: np.random.Generator) -> np.ndarray:
+    """A copy of a photo scaled to 40-100%, turned any angle, tilted up to 25 degrees, 0.5-1.4 x as bright."""
+    h, w = img.shape[:2]
+    s = g.uniform(0.4, 1.0)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    tilt = g.uniform(-0.12, 0.12, (4, 2)) * [w, h]
+    dst = (src + tilt.astype(np.float32)) * s
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    rot = np.vstack([cv2.getRotationMatrix2D((w * s / 2, h * s / 2), g.uniform(0, 360), 1.0), [0, 0, 1]])
+    out = cv2.warpPerspective(img, rot @ m, (int(w * s), int(h * s)), borderMode=cv2.BORDER_REFLECT)
+    return np.clip(out.astype(np.float32) * g.uniform(0.5, 1.4) * g.uniform(0.9, 1.1, 3), 0, 255).astype(np.uint8)
+
+
+def real(folder: str, cards: int | None) -> list[dict]:
+    rows_csv = list(csv.DictReader(open(REAL / folder / "labels.csv")))
+    by_card: dict[str, list] = {}
+    for r in rows_csv:
+        by_card.setdefault(r["card"], []).append(REAL / folder / r["file"])
+    ids = [c for c in load_deck("uno").cards if len(by_card.get(c, [])) >= 2][:cards]
+    rec = Recognizer("uno", text=False)
+    td, secs = teach(rec, [(c, cv2.imread(str(sorted(by_card[c])[0]))) for c in ids])
+    g = np.random.default_rng(0)
+    others = [(c, cv2.imread(str(p))) for c in ids for p in sorted(by_card[c])[1:]]
+    alt = [(c, altered(img, g)) for c, img in others for _ in range(2)]
+    reader = Recognizer("uno", taught=td)
+    what = f"real {folder} (second UNO print), {len(ids)} cards, taught from 1"
+    return [dict(score(reader, others), what=what + ", other photos", teach_s=secs, photos=len(ids)),
+            dict(score(reader, alt), what=what + ", altered copies of the others", teach_s=None, photos=0),
+            dict(score(Recognizer("uno"), others), what=f"real {folder}, other photos, built-in recognizer",
+                 teach_s=None, photos=0)]
+
+
+def speed(seed: int) -> list[dict]:
+    """Teach time of 54 photos through the command's own path; read time with and without."""
+    ids = list(load_deck("uno").cards)[:54]
+    with tempfile.TemporaryDirectory() as tmp:
+        write_teach_folder(Path(tmp) / "photos", "uno", ids, 1, seed=seed)
+        rec = Recognizer("uno", text=False)
+        t0 = time.perf_counter()
+        td, report = teach_folder(rec, Path(tmp) / "photos")
+        secs = time.perf_counter() - t0
+    tests = [(c, img) for c, k, img, _ in print_photos("uno", ids[:20], 1, seed=seed + 1)]
+    with_taught = score(Recognizer("uno", taught=td), tests)
+    without = score(Recognizer("uno"), tests)
+    rows = [dict(with_taught, what=f"uno, 54 photos through `tableref teach` ({report.photos_used} used, "
+                                   f"{len(report.missing)} cards not taught); read 20 photos with it", teach_s=secs, photos=54),
+            dict(without, what="read the same 20 photos without a taught deck", teach_s=None, photos=0)]
+    # the whole deck taught (a card whose photo was refused taught from a second photo): the
+    # taught reading alone answers, the built-in readers do not run
+    extra = [(c, img) for c, k, img, _ in print_photos("uno", report.missing, 2, seed=seed + 2)]
+    taught = [(c, p) for c, p in ((c, prototypes_of(rec, img, seed=k)[0]) for k, (c, img) in enumerate(extra))
+              if p is not None]
+    full = _with_more(rec, td, taught)
+    if set(full.cards) >= set(load_deck("uno").cards):
+        rows.insert(1, dict(score(Recognizer("uno", taught=full), tests),
+                            what="the same 20 photos, the whole deck taught", teach_s=None, photos=0))
+    return rows
+
+
+def _with_more(rec, td, more):
+    """The taught deck `td` with more photos' prototypes (card, prototypes) added."""
+    taught = [(td.cards[td.labels[td.photos == k][0]], td.protos[td.photos == k]) for k in np.unique(td.photos)]
+    return build_deck(rec.deck, taught + more)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cards", type=int, default=None, help="the first N cards of each deck only")
+    ap.add_argument("--only", action="append", choices=("uno", "dino2", "snake-cup", "real", "speed"))
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed"))
+    print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    # each group's rows as soon as they are measured
+    for deck in ("uno", "dino2", "snake-cup"):
+        if deck in only:
+            show(synthetic(deck, args.cards, args.seed))
+    if "real" in only:
+        if REAL.is_dir():
+            for folder in ("on-black", "hand-held"):
+                show(real(folder, args.cards))
+        else:
+            print(f"(no real photos at {REAL}: real rows skipped)", file=sys.stderr)
+    if "speed" in only:
+        show(speed(args.seed + 100))
+    return 0
+
+
+def show(rows: list[dict]) -> None:
+    for r in rows:
+        t = f"{r['teach_s']:.1f} ({r['photos']})" if r["teach_s"] is not None else ""
+        print(f"| {r['what']} | {r['n']} | {r['top1']:.3f} | {r['wrong_sure']:.3f} | {r['unsure']:.3f} | "
+              f"{r['none']} | {t} | {r['read_ms']:.0f} | {r['read_cpu_ms']:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    sys.exit(main())

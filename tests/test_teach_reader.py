@@ -1,0 +1,50 @@
+"""How a taught reading and the built-in recognizer's are combined (vision/teach/reader.py), and
+the taught deck's confidence: pure functions, each rule once."""
+import numpy as np
+
+from vision.teach.deck import Match, confidence
+from vision.teach.reader import combine
+
+TAUGHT = {"red-7", "red-9", "blue-7"}
+
+
+def m(card, conf, runner_up=None, near=False):
+    return Match(card, conf, 1.0, 2.0, runner_up, near)
+
+
+def test_no_built_in_reading_leaves_the_taught_one():
+    assert combine(m("red-7", 0.3), None, TAUGHT) == ("red-7", 0.3)
+    assert combine(m("red-7", 0.3), (None, 0.0), TAUGHT) == ("red-7", 0.3)
+
+
+def test_a_sure_built_in_reading_of_an_untaught_card_wins_unless_the_taught_one_is_sure_and_near():
+    assert combine(m("red-7", 0.9), ("green-2", 0.8), TAUGHT) == ("green-2", 0.8)
+    assert combine(m("red-7", 0.9, near=True), ("green-2", 0.8), TAUGHT) == ("red-7", 0.9)
+    assert combine(m("red-7", 0.5, near=True), ("green-2", 0.8), TAUGHT) == ("green-2", 0.8)
+
+
+def test_a_sure_taught_reading_wins_over_the_built_in_naming_another_taught_card():
+    # a re-drawn print: the built-in's sure reading of a taught card does not override
+    assert combine(m("red-7", 0.7), ("blue-7", 0.95), TAUGHT) == ("red-7", 0.7)
+
+
+def test_unsure_readings_that_agree_take_the_higher_confidence():
+    assert combine(m("red-7", 0.4), ("red-7", 0.5), TAUGHT) == ("red-7", 0.5)
+
+
+def test_the_built_in_sure_of_the_taught_runner_up_wins_else_the_taught_reading_stands():
+    assert combine(m("red-7", 0.3, runner_up="red-9"), ("red-9", 0.8), TAUGHT) == ("red-9", 0.3)   # unsure
+    assert combine(m("red-7", 0.3, runner_up="blue-7"), ("red-9", 0.8), TAUGHT) == ("red-7", 0.3)
+    assert combine(m("red-7", 0.3, runner_up="red-9"), ("red-9", 0.5), TAUGHT) == ("red-7", 0.3)
+    # an unsure built-in reading of an untaught card: the built-in's (the taught deck cannot know it)
+    assert combine(m("red-7", 0.3), ("green-2", 0.5), TAUGHT) == ("green-2", 0.5)
+
+
+def test_confidence_grows_with_the_margin_and_falls_with_the_distance():
+    assert confidence(1.0, float("inf")) == 1.0                 # one card taught, near
+    assert confidence(1.0, 1.0) == 0.0                          # a tie
+    assert confidence(1.0, 2.0) == 1.0                          # margin 0.5 >= full
+    assert np.isclose(confidence(1.0, 1.0 / 0.9), 0.4)          # margin 0.1 of 0.25
+    assert confidence(6.0, 100.0) == 0.0                        # far from every prototype
+    assert 0 < confidence(3.5, 100.0) < 1
+    assert confidence(float("inf"), float("inf")) == 0.0

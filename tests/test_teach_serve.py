@@ -1,0 +1,59 @@
+"""A taught deck for the tables (issue 15): `serve --taught`, and DATA/taught/DECK.npz."""
+import shutil
+
+import pytest
+
+from vision.synth.photo import write_teach_folder
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory):
+    root = tmp_path_factory.mktemp("taught")
+    write_teach_folder(root / "photos", "dino2", ["red-dingbat", "blue-chill"], 1, seed=11, held=0.0, strength=0.5)
+    from web.cli import main
+    assert main(["teach", "--deck", "dino2", "--from", str(root / "photos"), "--out", str(root / "dino2.npz")]) == 0
+    return root / "dino2.npz"
+
+
+def test_the_data_folder_and_the_command_line_name_each_decks_taught_file(taught, tmp_path):
+    from web.taught import taught_decks
+    assert taught_decks([], tmp_path) == {}
+    (tmp_path / "taught").mkdir()
+    shutil.copy(taught, tmp_path / "taught" / "dino2.npz")
+    shutil.copy(taught, tmp_path / "taught" / "uno.npz")        # a dino2 deck under another name: not taken
+    assert taught_decks([], tmp_path) == {"dino2": str(tmp_path / "taught" / "dino2.npz")}
+    assert taught_decks([str(taught)], tmp_path) == {"dino2": str(taught)}      # the command line wins
+    with pytest.raises(ValueError, match="two taught decks for deck dino2"):
+        taught_decks([str(taught), str(tmp_path / "taught" / "dino2.npz")], tmp_path)
+
+
+def test_serve_with_a_bad_taught_file_stops_at_start_naming_it(tmp_path, capsys):
+    from web.cli import main
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    status = main(["serve", "--rules", "dino2", "--taught", str(bad), "--port", "0", "--data", str(tmp_path / "d"),
+                   "--host", "127.0.0.1", "--host-token", "a-long-enough-token-123"])
+    err = capsys.readouterr().err
+    assert status == 2 and str(bad) in err
+
+
+def test_a_camera_feed_reads_with_the_taught_deck(taught, monkeypatch):
+    """The feed of a dino2 table builds its pipeline with a recognizer holding the taught deck."""
+    import vision.track.pipeline as pipeline
+    from web.camera import CameraFeed
+    seen = {}
+
+    class FakePipeline:
+        def __init__(self, source, deck, realtime=None, recognizer=None, **kw):
+            seen["recognizer"] = recognizer
+            self.source = type("S", (), {"on_status": None})()
+            self.status = {"state": "running", "message": ""}
+
+        def run(self, on_event, stop_event):
+            return None
+    monkeypatch.setattr(pipeline, "TablePipeline", FakePipeline)
+    feed = CameraFeed("main", "rtsp://example.invalid/x", "dino2", lambda *a: None, taught=str(taught))
+    feed._run()
+    rec = seen["recognizer"]
+    assert rec is not None and rec.taught is not None and rec.taught.deck == "dino2"
+    assert sorted(rec.taught.cards) == ["blue-chill", "red-dingbat"]

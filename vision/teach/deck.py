@@ -1,0 +1,119 @@
+"""A taught deck in memory: prototypes per card and nearest-prototype reading.
+
+A card of every deck we know is a colour and a symbol (referee.load_deck: `red-7` is red and 7,
+a wild has no colour). The taught deck uses that: the shape part of a face's embedding is
+compared with the prototypes of every taught card *of each symbol* (a red 7 and a blue 7 share
+their drawing), the colour part with those of every taught card *of each colour*. So one photo
+per card still gives a symbol four photos (one per colour) and a colour a dozen. A card's score is
+its symbol's shape distance plus its colour's colour distance, each in units of its own scale
+(the spread of a photo's altered copies). Distances are measured with per-dimension weights
+learned when the deck was taught (build.fisher_weights: what tells symbols, or colours, apart
+counts, what changes with the light does not).
+Measured on 40 dino2 cards, photos with hands, glare and tilt: one score over the whole embedding
+per card read 0.66 top-1 from one photo a card, this split 0.87 (bench/teach.py, docs/teach.md).
+
+The confidence comes from the margin, how much lower the best card's score is than the next
+card's (two cards that look alike leave a small margin, so neither is sure), and the score itself
+(a face far from every prototype, no card or one never taught, is unsure however the margin
+falls). The constants were set on bench/teach.py's synthetic photos.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .embed import shape_mask
+
+MARGIN_FULL = 0.25    # a relative margin (1 - best/second score) that gives full confidence
+FAR_START = 2.5       # a best score (shape + colour, each in its scale) up to this is near ...
+FAR_END = 5.0         # ... and from this it says nothing
+NEAR = 2.0            # a best score up to this: as near as a card's own photos come
+NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
+
+
+@dataclass(frozen=True)
+class Match:
+    card: str
+    confidence: float
+    best: float          # the best card's score
+    second: float        # the next card's score (inf with one card)
+    runner_up: str | None
+    near: bool = False   # the best score is at most NEAR
+
+
+@dataclass
+class TaughtDeck:
+    deck: str
+    cards: list[str]              # the taught card ids, in deck order
+    colours: list[str]            # each taught card's colour (NO_COLOUR for none)
+    symbols: list[str]            # each taught card's symbol
+    protos: np.ndarray            # N x D float32 embeddings, as embedded (unweighted)
+    labels: np.ndarray            # N int: index into cards
+    photos: np.ndarray            # N int: the taught photo each prototype came from
+    weights: np.ndarray           # D float32: each dimension's weight (shape dims for symbols, colour dims for colours)
+    scales: tuple = (1.0, 1.0)    # (shape, colour): a typical distance from a photo to its altered copies
+    meta: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.protos = np.ascontiguousarray(self.protos, np.float32)
+        self.weights = np.asarray(self.weights, np.float32)
+        self.labels = np.asarray(self.labels, np.int32)
+        self.photos = np.asarray(self.photos, np.int32)
+        self._mask = shape_mask()
+        if self._mask.size != self.protos.shape[1]:
+            raise ValueError("prototypes of another embedding")
+        self._ws = self.protos[:, self._mask] * self.weights[self._mask]
+        self._wc = self.protos[:, ~self._mask] * self.weights[~self._mask]
+        sym_names = sorted(set(self.symbols))
+        col_names = sorted(set(self.colours))
+        self._card_sym = np.array([sym_names.index(s) for s in self.symbols], np.int32)
+        self._card_col = np.array([col_names.index(c) for c in self.colours], np.int32)
+        self._proto_sym = self._card_sym[self.labels]
+        self._proto_col = self._card_col[self.labels]
+        self._nsym, self._ncol = len(sym_names), len(col_names)
+
+    def card_scores(self, e: np.ndarray, exclude_photo: int | None = None) -> np.ndarray:
+        """Each taught card's score for embedding `e` (lower is nearer; inf where nothing is left)."""
+        x = np.asarray(e, np.float32).reshape(-1)
+        ds = _distances(self._ws, x[self._mask] * self.weights[self._mask]) / self.scales[0]
+        dc = _distances(self._wc, x[~self._mask] * self.weights[~self._mask]) / self.scales[1]
+        if exclude_photo is not None:
+            gone = self.photos == exclude_photo
+            ds, dc = np.where(gone, np.inf, ds), np.where(gone, np.inf, dc)
+        sym = np.full(self._nsym, np.inf, np.float32)
+        col = np.full(self._ncol, np.inf, np.float32)
+        np.minimum.at(sym, self._proto_sym, ds.astype(np.float32))
+        np.minimum.at(col, self._proto_col, dc.astype(np.float32))
+        score = sym[self._card_sym] + col[self._card_col]
+        if exclude_photo is not None:
+            # a card whose only photo was left out is no candidate (its symbol and colour may be
+            # known from other cards, but the leave-one-out estimate is of what was taught)
+            left = np.zeros(len(self.cards), bool)
+            left[self.labels[~gone]] = True
+            score = np.where(left, score, np.inf)
+        return score
+
+    def match(self, e: np.ndarray, exclude_photo: int | None = None) -> Match:
+        d = self.card_scores(e, exclude_photo)
+        order = np.argsort(d)
+        best = float(d[order[0]])
+        second = float(d[order[1]]) if len(d) > 1 else float("inf")
+        return Match(self.cards[order[0]], confidence(best, second), best, second,
+                     self.cards[order[1]] if len(d) > 1 and np.isfinite(second) else None, best <= NEAR)
+
+
+def _distances(protos: np.ndarray, x: np.ndarray) -> np.ndarray:
+    # einsum, not @: a matrix-vector product on BLAS wakes threads that fight the detector's
+    d2 = (protos ** 2).sum(axis=1) - 2.0 * np.einsum("nd,d->n", protos, x) + float((x ** 2).sum())
+    return np.sqrt(np.maximum(d2, 0.0))
+
+
+def confidence(best: float, second: float) -> float:
+    """0..1 from the margin between the best and the next card and the best score's size."""
+    if not np.isfinite(best):
+        return 0.0
+    margin = 1.0 if not np.isfinite(second) else 1.0 - best / max(second, 1e-9)
+    by_margin = float(np.clip(margin / MARGIN_FULL, 0.0, 1.0))
+    by_distance = float(np.clip((FAR_END - best) / (FAR_END - FAR_START), 0.0, 1.0))
+    return by_margin * by_distance

@@ -1,0 +1,104 @@
+"""The embedding of a rectified card face: what a taught card is remembered and matched by.
+
+The face (FACE_W x FACE_H) is cut into REGIONS_X x REGIONS_Y square regions, and each region is
+described by two parts, each scaled so that neither drowns the other:
+- shape: a gradient-orientation histogram (HOG, 2x2 cells of 8 px, L2-Hys) of the glyph image
+  (vision/read/symbols.py: the darkest channel, contrast-stretched, so it is blind to colour and
+  to the light's level);
+- colour: its four quarters' mean in CIE Lab after white-referencing the face on its own white
+  margin, so a warm lamp or a dim room moves it little while a red and an orange card stay apart.
+Regions are kept apart (an array REGIONS x REGION_DIM) so that a reading can ignore the regions
+that differ most: a thumb, a glare or a corner of another card spoils a few regions, not the card
+(deck.py). Pure functions of the face image; no model.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..rectify import warp_card
+
+FACE_W, FACE_H = 64, 96        # the face is warped at this size for teaching and reading
+CELL = 8                       # HOG cell, pixels; a region is 2 x 2 cells
+BINS = 9
+REGIONS_X, REGIONS_Y = FACE_W // (2 * CELL), FACE_H // (2 * CELL)
+REGIONS = REGIONS_X * REGIONS_Y
+COLOUR_WEIGHT = 1.0            # the colour part's weight against the shape part (unit length)
+REGION_DIM = 4 * BINS + 12
+EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below which it counts as plain
+VERSION = 3                    # bump when the embedding changes: a taught file of another version is refused
+
+
+def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card inside `quad` warped to FACE_W x FACE_H (upright or upside down)."""
+    return warp_card(bgr, quad, (FACE_W, FACE_H))
+
+
+def white_referenced(face_bgr: np.ndarray) -> np.ndarray:
+    """The face in float32 with its white margin scaled to 1.0 in each channel. The margin is the
+    band 2-8% in from each edge (the rounded corners left out: they may show the table)."""
+    f = face_bgr.astype(np.float32)
+    h, w = f.shape[:2]
+    a, b = max(1, int(0.02 * w)), max(2, int(0.08 * w))
+    band = np.concatenate([f[a:b, b:w - b].reshape(-1, 3), f[h - b:h - a, b:w - b].reshape(-1, 3),
+                           f[b:h - b, a:b].reshape(-1, 3), f[b:h - b, w - b:w - a].reshape(-1, 3)])
+    # the brighter half of the band: a thumb or a shadow over one side must not set the white
+    lum = band.mean(axis=1)
+    ref = band[lum >= np.median(lum)].mean(axis=0)
+    return np.clip(f / np.maximum(ref, 8.0), 0.0, 1.2)
+
+
+def region_colours(face_bgr: np.ndarray) -> np.ndarray:
+    """REGIONS x 12: each region's four quarters in Lab of the white-referenced face, about unit scale."""
+    # averaged first, then to Lab: the same colour to a few units, at a tenth of the time
+    small = cv2.resize(np.clip(white_referenced(face_bgr), 0, 1), (REGIONS_X * 2, REGIONS_Y * 2),
+                       interpolation=cv2.INTER_AREA)
+    q = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    # lightness counts less than hue: the light varies more across a card than its print does
+    q = q * np.float32([0.5, 1.0, 1.0]) / 100.0
+    q = q.reshape(REGIONS_Y, 2, REGIONS_X, 2, 3).transpose(0, 2, 1, 3, 4)
+    return q.reshape(REGIONS, 12)
+
+
+def glyph(face_bgr: np.ndarray) -> np.ndarray:
+    """float32 FACE_H x FACE_W: the darkest channel, stretched between its 2nd and 98th
+    percentiles (vision/read/symbols.glyph_image at the face's own size)."""
+    g = face_bgr.min(axis=2).astype(np.float32)
+    lo, hi = np.percentile(g, 2), np.percentile(g, 98)
+    return np.clip((g - lo) * (255.0 / max(hi - lo, 20.0)), 0, 255)
+
+
+def region_hog(face_bgr: np.ndarray) -> np.ndarray:
+    """REGIONS x 36: unsigned gradient histograms of the glyph, 2x2 cells a region, L2-Hys."""
+    f = glyph(face_bgr)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (BINS / np.pi)
+    b0 = np.floor(ang).astype(np.int32) % BINS
+    w1 = ang - np.floor(ang)
+    # soft binning into two neighbouring orientation bins, then summed per cell (bincount: a
+    # tenth of np.add.at's time)
+    n = f.size
+    pix = np.arange(n)
+    idx = np.concatenate([b0.ravel() * n + pix, ((b0.ravel() + 1) % BINS) * n + pix])
+    wts = np.concatenate([(mag * (1 - w1)).ravel(), (mag * w1).ravel()])
+    planes = np.bincount(idx, weights=wts, minlength=BINS * n).reshape((BINS,) + f.shape).astype(np.float32)
+    cells = planes.reshape(BINS, FACE_H // CELL, CELL, FACE_W // CELL, CELL).sum(axis=(2, 4))
+    r = cells.reshape(BINS, REGIONS_Y, 2, REGIONS_X, 2).transpose(1, 3, 2, 4, 0).reshape(REGIONS, 4 * BINS)
+    # normalised per region, but a region with little gradient (plain paper, sensor noise) stays
+    # short instead of being blown up to unit length: EDGE_FLOOR is about a faint edge's strength
+    r = r / np.sqrt((r ** 2).sum(axis=1, keepdims=True) + EDGE_FLOOR ** 2)
+    return np.minimum(r, 0.3) / 0.6
+
+
+def shape_mask() -> np.ndarray:
+    """Bool mask of a flattened embedding: True on the shape (HOG) dimensions, False on colour."""
+    return np.tile(np.r_[np.ones(4 * BINS, bool), np.zeros(12, bool)], REGIONS)
+
+
+def embed(face_bgr: np.ndarray) -> np.ndarray:
+    """REGIONS x REGION_DIM float32 of one rectified face (any size; resized to FACE_W x FACE_H)."""
+    if face_bgr.shape[:2] != (FACE_H, FACE_W):
+        face_bgr = cv2.resize(face_bgr, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    return np.concatenate([region_hog(face_bgr), COLOUR_WEIGHT * region_colours(face_bgr)], axis=1).astype(np.float32)

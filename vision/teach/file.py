@@ -1,0 +1,82 @@
+"""A taught deck on disk: one .npz file, safe to load and written atomically.
+
+Arrays only (loaded with allow_pickle=False, so a file cannot run code), a format name and
+version, the deck, the embedding's version and the teach report's summary in a JSON string. It is
+written to a temporary file beside the target and moved over it with os.replace, so a reader
+sees the old file or the new one, never half of one, and a failed or interrupted teach leaves the
+previous file as it was.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .deck import TaughtDeck
+from .embed import VERSION as EMBEDDING
+
+FORMAT = "tableref-taught-deck"
+FORMAT_VERSION = 1
+
+
+class TaughtFileError(ValueError):
+    """A taught-deck file that cannot be used, with the reason in words."""
+
+
+def save(td: TaughtDeck, path: str | os.PathLike) -> None:
+    path = Path(path)
+    meta = dict(td.meta, format=FORMAT, version=FORMAT_VERSION, deck=td.deck, embedding=EMBEDDING,
+                scales=list(td.scales))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(meta)), cards=np.array(td.cards, dtype=str),
+                                colours=np.array(td.colours, dtype=str), symbols=np.array(td.symbols, dtype=str),
+                                protos=td.protos.astype(np.float16), labels=td.labels.astype(np.int32),
+                                photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32))
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)        # mkstemp makes it private; a taught deck is not secret
+        os.replace(tmp, path)
+    except BaseException:     # Ctrl-C included: no temporary file is left behind
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
+    """The taught deck in `path`; TaughtFileError naming the file and what is wrong. With `deck`,
+    a file taught for another deck is refused."""
+    path = Path(path)
+    if not path.is_file():
+        raise TaughtFileError(f"no taught deck at {path} (make one with `tableref teach`)")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            if meta.get("format") != FORMAT:
+                raise TaughtFileError(f"{path} is not a taught deck of tableref")
+            if meta.get("version") != FORMAT_VERSION or meta.get("embedding") != EMBEDDING:
+                raise TaughtFileError(f"{path} was taught by another version of tableref (format "
+                                      f"{meta.get('version')}, embedding {meta.get('embedding')}); teach it again")
+            td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],
+                            [str(s) for s in z["symbols"]], z["protos"].astype(np.float32), z["labels"],
+                            z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta)
+    except TaughtFileError:
+        raise
+    except Exception as e:      # truncated zip, missing array, bad JSON: numpy and zipfile raise many types
+        raise TaughtFileError(f"{path} cannot be read as a taught deck ({e.__class__.__name__}: {e})") from e
+    n = len(td.protos)
+    if len(td.colours) != len(td.cards) or len(td.symbols) != len(td.cards) or len(td.labels) != n or len(td.photos) != n or td.protos.ndim != 2 or td.weights.shape != (td.protos.shape[1],) \
+            or (n and (td.labels.min() < 0 or td.labels.max() >= len(td.cards))):
+        raise TaughtFileError(f"{path} is damaged (its arrays do not fit together)")
+    if deck is not None and td.deck != deck:
+        raise TaughtFileError(f"{path} was taught for deck {td.deck!r}, not {deck!r}")
+    return td

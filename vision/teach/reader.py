@@ -1,0 +1,55 @@
+"""Reading a card with a taught deck, and falling back to the built-in recognizer.
+
+The taught deck reads first. When every card of the deck was taught, its reading is the answer
+(the built-in readers and their OCR are not run). When some were not, the built-in recognizer
+(vision/read/) reads the card too, because a taught deck cannot tell an untaught card from the
+taught card it looks most like: its weights learned what tells the *taught* cards apart
+(measured: an untaught red card read as the one taught red card, sure, with three cards taught).
+Then:
+- the built-in is sure of a card that was not taught: the built-in's reading, unless the taught
+  reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
+  photos come; an untaught card that looks like a taught one comes farther), so a re-drawn print
+  is still read by what was taught;
+- else the taught deck is sure: the taught reading;
+- else both name the same card (two readers agree): that card, the more confident of the two;
+- else the built-in is sure of the taught deck's second choice: the built-in's card, as unsure as
+  the taught reading (the taught deck was torn between two cards and the other reader is sure
+  which; a re-drawn print leaves the built-in's card among the taught deck's first two only by
+  chance; unsure, because taken sure it added wrong-but-sure readings, 1.6% on snake-cup, whose
+  built-in recognizer is wrong and sure on 3.3% of the benchmark's photos);
+- else the built-in names an untaught card: its reading (unsure);
+- else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
+  built-in's model was trained on other art (a re-drawn deck is read by what was taught).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .deck import Match, TaughtDeck
+from .embed import embed, face
+
+SURE = 0.6     # vision.recognizer.CONFIRM_THRESHOLD (imported lazily there; the same number)
+
+
+def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, card_bgr: np.ndarray) -> Match:
+    """The taught deck's reading of the card at `quad` (warped from `frame` when there is one)."""
+    f = face(frame, quad) if frame is not None else card_bgr
+    return td.match(embed(f))
+
+
+def combine(taught: Match, builtin, taught_cards) -> tuple[str, float]:
+    """(card, confidence) from the taught reading and, when it is not sure, the built-in's
+    `builtin` = (card, confidence) or None (a deck without a built-in recognizer);
+    `taught_cards`: the ids the taught deck knows."""
+    if builtin is None or builtin[0] is None:
+        return taught.card, taught.confidence
+    card, conf = builtin
+    if card not in taught_cards and conf >= SURE and not (taught.confidence >= SURE and taught.near):
+        return card, conf
+    if taught.confidence >= SURE:
+        return taught.card, taught.confidence
+    if card == taught.card:
+        return card, max(conf, taught.confidence)
+    if conf >= SURE and card == taught.runner_up:
+        return card, min(conf, taught.confidence)       # unsure: the table confirms it
+    return (card, conf) if card not in taught_cards else (taught.card, taught.confidence)

@@ -1,0 +1,106 @@
+"""Teach a deck from a folder of photos: find each photo's card, make its prototypes, build the
+taught deck, and estimate its accuracy by leaving one photo out.
+
+Pure of any output: progress goes to a callback, the outcome is a (TaughtDeck, Report); the
+command line (web/commands/teach_cmds.py) prints and writes.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..imageio import BadImage, load_image
+from .build import build_deck, photo_prototypes
+from .faces import card_outlines
+from .folder import TeachError, scan
+
+__all__ = ["Report", "TeachError", "teach_folder"]
+
+
+@dataclass
+class Report:
+    deck: str
+    cards: int                                  # distinct card ids of the deck
+    taught: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)    # (path, why)
+    photos_used: int = 0
+    loo_right: int = 0                          # leave-one-photo-out: photos read right ...
+    loo_total: int = 0                          # ... of photos of cards with two or more
+    loo_sure_wrong: int = 0
+    seconds: float = 0.0
+
+    @property
+    def loo_accuracy(self) -> float | None:
+        return self.loo_right / self.loo_total if self.loo_total else None
+
+    def as_json(self) -> dict:
+        return {"deck": self.deck, "cards": self.cards, "taught": self.taught, "missing": self.missing,
+                "refused": [{"photo": p, "why": w} for p, w in self.refused], "photos_used": self.photos_used,
+                "leave_one_out": {"right": self.loo_right, "total": self.loo_total,
+                                  "wrong_but_sure": self.loo_sure_wrong, "accuracy": self.loo_accuracy},
+                "seconds": round(self.seconds, 1)}
+
+
+def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
+    """(TaughtDeck, Report) of the photos in `folder` for the deck of `rec` (a Recognizer: its
+    locator finds the cards). `progress(photos_done, photos_total, cards_done, seconds)` is called
+    after each photo. TeachError when the folder is refused as a whole or no photo could be used."""
+    t0 = time.monotonic()
+    ids = list(rec.deck.cards)
+    photos, set_aside = scan(folder, ids)
+    report = Report(rec.deck.id, len(ids), refused=[(str(p), why) for p, why in set_aside])
+    taught: list[tuple[str, np.ndarray]] = []
+    last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
+    cards_done = 0
+    for k, (cid, path) in enumerate(photos):
+        try:
+            img, _ = load_image(path)
+            protos, why = prototypes_of(rec, img, seed=k)
+            if protos is not None:
+                taught.append((cid, protos))
+        except BadImage as e:
+            why = str(e)
+        if why:
+            report.refused.append((str(path), why))
+        cards_done += last_of_card[cid] == k
+        if progress:
+            progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
+    if not taught:
+        raise TeachError("no photo could be used: " + "; ".join(f"{p}: {w}" for p, w in report.refused[:5]))
+    td = build_deck(rec.deck, taught, meta={"folder": str(folder)})
+    report.taught = list(td.cards)
+    report.missing = [c for c in ids if c not in td.cards]
+    report.photos_used = len(taught)
+    _leave_one_out(td, taught, report)
+    report.seconds = time.monotonic() - t0
+    td.meta["report"] = {k: v for k, v in report.as_json().items() if k not in ("refused",)}
+    return td, report
+
+
+def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:
+    """(the photo's prototypes, None), or (None, why it cannot teach): no card or several."""
+    quads = card_outlines(rec, img)
+    if not quads:
+        return None, "no card found in it (lay the card on a plain table, all of it in view)"
+    if len(quads) > 1:
+        return None, f"{len(quads)} cards in it: one card a photo"
+    return photo_prototypes(img, quads[0].pts, seed=seed), None
+
+
+def _leave_one_out(td, taught, report: Report) -> None:
+    """Each photo of a card with two or more photos, read by the deck without that photo's
+    prototypes. (The deck's weights were learned with it: a slightly kind estimate.)"""
+    counts: dict[str, int] = {}
+    for cid, _ in taught:
+        counts[cid] = counts.get(cid, 0) + 1
+    for k, (cid, protos) in enumerate(taught):
+        if counts[cid] < 2:
+            continue
+        m = td.match(protos[0], exclude_photo=k)      # row 0: the face as photographed
+        report.loo_total += 1
+        report.loo_right += m.card == cid
+        report.loo_sure_wrong += m.card != cid and m.confidence >= 0.6

@@ -1,0 +1,74 @@
+"""`tableref teach`: a deck taught from a folder of photos (issue 15, vision/teach/)."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def register(sub) -> None:
+    p = sub.add_parser("teach", help="teach tableref a deck from a few photos of each card")
+    p.add_argument("--deck", required=True, help="the deck the cards belong to (`tableref cards DECK` lists its ids)")
+    p.add_argument("--from", dest="folder", required=True, metavar="FOLDER",
+                   help="one subfolder per card id holding 1-5 photos of that card (FOLDER/red-7/*.jpg)")
+    p.add_argument("--out", required=True, metavar="TAUGHT",
+                   help="the taught deck to write (.npz); read it with --taught on identify, watch, serve, demo")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(run=run_teach)
+
+
+def progress_line(done: int, total: int, cards: int, seconds: float, width: int = 24) -> str:
+    """`[#######.................]  12/54 photos, 10 cards done, 8 s left`."""
+    fill = int(width * done / max(total, 1))
+    left = seconds / done * (total - done) if done else 0.0
+    return f"[{'#' * fill}{'.' * (width - fill)}] {done:>3}/{total} photos, {cards} cards done, {left:.0f} s left"
+
+
+def run_teach(args) -> int:
+    from vision.teach.file import save
+    from vision.teach.teach import TeachError, teach_folder
+    from .vision_cmds import _recognizer
+    rec = _recognizer(args.deck, text=False)
+    if rec is None:
+        return 2
+    tty = sys.stderr.isatty()
+
+    def progress(done, total, cards, seconds):
+        line = progress_line(done, total, cards, seconds)
+        # a terminal sees one bar redrawn; a log gets a line every tenth of the way
+        if tty:
+            print("\r" + line, end="" if done < total else "\n", file=sys.stderr, flush=True)
+        elif done == total or done % max(1, total // 10) == 0:
+            print(line, file=sys.stderr, flush=True)
+
+    try:
+        td, report = teach_folder(rec, args.folder, progress)
+        save(td, args.out)
+    except TeachError as e:
+        print(f"tableref: {e}; nothing written", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ntableref: interrupted; nothing written ({args.out} is as it was)", file=sys.stderr)
+        return 130
+    except OSError as e:
+        print(f"tableref: cannot write {args.out}: {e.strerror or e}; nothing written", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(dict(report.as_json(), out=args.out)))
+    else:
+        print(format_report(report, args.out))
+    return 0
+
+
+def format_report(r, out: str) -> str:
+    lines = [f"taught {len(r.taught)} of {r.cards} cards of {r.deck} from {r.photos_used} photos "
+             f"in {r.seconds:.1f} s -> {out}"]
+    if r.missing:
+        lines.append(f"not taught ({len(r.missing)}, read by the built-in recognizer): {', '.join(r.missing)}")
+    for path, why in r.refused:
+        lines.append(f"refused {path}: {why}")
+    if r.loo_total:
+        lines.append(f"leave-one-photo-out: {r.loo_right}/{r.loo_total} photos read right "
+                     f"({r.loo_accuracy:.1%}), {r.loo_sure_wrong} wrong but sure")
+    else:
+        lines.append("leave-one-photo-out: no estimate (no card has two photos; two per card give one)")
+    return "\n".join(lines)
