@@ -51,7 +51,8 @@ def everything_a_viewer_sees(client) -> dict[str, str]:
     seen: dict[str, str] = {}
     todo = ["/", "/t/main", "/t/main/overlay", "/t/main/camera", "/api/tables", "/api/tables/main",
             "/api/tables/main/state", "/api/tables/main/events", "/api/tables/main/camera", "/api/rules",
-            "/api/decks/ono", "/api/tables/main/qr.svg", "/t/main/overlay?position=top-left&size=xl&theme=light"]
+            "/api/decks/ono", "/api/tables/main/qr.svg", "/t/main/overlay?position=top-left&size=xl&theme=light",
+            "/t/main/replay", "/api/tables/main/replay", "/api/tables/main/seats", "/t/main/teach"]
     while todo:
         path = todo.pop()
         if path in seen:
@@ -63,6 +64,8 @@ def everything_a_viewer_sees(client) -> dict[str, str]:
         # follow every local script, style and link the page names
         for ref in re.findall(r'(?:src|href)="(/[^"#?]*)', text) + re.findall(r'(?:import|from)\s*"(\.?/[^"]+\.js)"', text):
             ref = "/static/" + ref[2:] if ref.startswith("./") else ref
+            if "${" in ref:     # a path a script builds (a template literal), not one a page names
+                continue
             if ref.startswith(("/static/", "/t/", "/api/")) and ref not in seen:
                 todo.append(ref)
     # the stream: its first message
