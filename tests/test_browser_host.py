@@ -20,11 +20,9 @@ from pathlib import Path
 import pytest
 from helpers import start_tableref
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from chromium import needs_chromium  # noqa: E402
+
+pytestmark = needs_chromium
 TOKEN = "host-test-token-0123"
 SHOTS = (Path(__file__).resolve().parent.parent / "docs" / "screenshots"
          if os.environ.get("TABLEREF_SCREENSHOTS") == "docs"
@@ -67,14 +65,6 @@ def server(tmp_path_factory):
     yield s
     s.stop()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser, url, size=PHONE, token=None):

@@ -5,13 +5,12 @@ first; at the end of a round the timeline (its file and the replay) and no contr
 still opens with a tap, and a section the host opened stays open until the moment changes."""
 from __future__ import annotations
 
-import os
 
 import pytest
-from test_browser_host import ARGS, CHROMIUM, PHONE, TOKEN, WAIT, Server, new_table, open_page, shot, sync
+from chromium import needs_chromium
+from test_browser_host import PHONE, TOKEN, WAIT, Server, new_table, open_page, shot, sync
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+pytestmark = needs_chromium
 SECTIONS = ("now-fold", "invite-fold", "timeline-fold")
 
 
@@ -21,14 +20,6 @@ def server(tmp_path_factory):
     yield s
     s.stop()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def host_page(browser, server, table):

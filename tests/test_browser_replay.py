@@ -7,15 +7,14 @@ referee.Game, and at a few steps against values worked out by hand. Screenshots 
 docs/screenshots/ with TABLEREF_SCREENSHOTS=docs (else a temporary folder)."""
 from __future__ import annotations
 
-import os
 
 import pytest
-from test_browser_host import ARGS, CHROMIUM, DESKTOP, PHONE, WAIT, Server, open_page, shot
+from chromium import needs_chromium
+from test_browser_host import DESKTOP, PHONE, WAIT, Server, open_page, shot
 
 from referee import Game
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+pytestmark = needs_chromium
 TABLE = "replay-night"
 SETUP = {"type": "setup", "rules": "ono", "players": ["Ana", "Ben", "Cy"], "dealer": 0, "options": {}}
 # (event, accepted): an undone play and a refused play are part of what happened, not of the replay
@@ -51,14 +50,6 @@ def server(tmp_path_factory):
     yield s
     s.stop()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def referee_steps():

@@ -9,7 +9,6 @@ the host answers. The camera's picture and status are stood in by the page's net
 from __future__ import annotations
 
 import json
-import os
 import threading
 
 import cv2
@@ -19,9 +18,9 @@ import pytest
 from web.app import create_app
 from web.who import question_for
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+from chromium import needs_chromium  # noqa: E402
+
+pytestmark = needs_chromium
 TOKEN = "seats-browser-token-0123"
 WAIT = 20000
 PICTURE = cv2.imencode(".jpg", np.full((480, 640, 3), (40, 90, 160), np.uint8))[1].tobytes()
@@ -44,14 +43,6 @@ def served(tmp_path_factory):
     app.extensions["tableref"].shutdown()
     srv.shutdown()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def page_with(browser, url, token=None, camera=False, table="main"):

@@ -14,7 +14,6 @@ The final state, worked by hand from demo.events.jsonl (3 players, 7 cards each)
 from __future__ import annotations
 
 import json
-import os
 import warnings
 import subprocess
 import time
@@ -24,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from referee import Game
-from test_browser_web import ARGS, CHROMIUM, SHOTS
+from chromium import launched, needs_chromium
+from test_browser_web import SHOTS
 from helpers import start_tableref, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,10 +151,9 @@ def is_subsequence(small: list, big: list) -> bool:
     return all(any(x == y for y in it) for x in small)
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
+@needs_chromium
 @pytest.mark.skipif(not (DEMO / "demo.mp4").exists(), reason="demo recording not present")
 def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
-    from playwright.sync_api import sync_playwright
     proc, base, out = start_tableref("demo", "--once", "--host-token", TOKEN)
     try:
         assert "new table main: ONO!: Ana, Ben, Cleo" in out, out
@@ -163,8 +162,7 @@ def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
         assert f"host (keep private): {base}/t/main#token={TOKEN}" in out
         started = time.monotonic()
 
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        with launched() as browser:
             phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                         bypass_csp=True).new_page()
             phone.goto(f"{base}/t/main")
@@ -208,7 +206,6 @@ def test_the_demo_reaches_phone_and_overlay_with_the_true_final_state():
             camera.wait_for_function("document.getElementById('frame').naturalWidth === 640", timeout=10000)
             SHOTS.mkdir(parents=True, exist_ok=True)
             camera.screenshot(path=str(SHOTS / "camera.png"))
-            browser.close()
 
         # The server's state is exactly the replay's (the camera's plays carry their video time and
         # confidence as extra fields, which change nothing).

@@ -5,19 +5,15 @@ on a table. The host opens /t/main/teach with the host link, sees the first card
 reads the report; the taught deck is then in the data folder."""
 from __future__ import annotations
 
-import os
 
 import cv2
-import pytest
 from helpers import start_tableref
 
 from vision.synth.photo import print_photos
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from chromium import launched, needs_chromium  # noqa: E402
+
+pytestmark = needs_chromium
 TOKEN = "teach-test-token-0123"
 WAIT = 30000
 
@@ -33,13 +29,11 @@ def recording(path, seconds=60, fps=5):
 
 
 def test_the_host_teaches_a_card_from_the_live_camera(tmp_path):
-    from playwright.sync_api import sync_playwright
     video = recording(tmp_path / "table.mp4")
     proc, base, _ = start_tableref("serve", "--rules", "dino2", "--players", "Ana,Ben,Cy", "--camera", str(video),
                                    "--data", str(tmp_path / "data"), "--host-token", TOKEN)
     try:
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        with launched() as b:
             page = b.new_context(bypass_csp=True).new_page()    # wait_for_function evaluates strings
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -70,7 +64,6 @@ def test_the_host_teaches_a_card_from_the_live_camera(tmp_path):
                                    timeout=WAIT)
             assert "taught 1 of 88 cards" in page.text_content("#teach-report")
             assert errors == []
-            b.close()
         assert (tmp_path / "data" / "teach" / "dino2" / "red-dingbat").is_dir()
         assert len(list((tmp_path / "data" / "teach" / "dino2" / "red-dingbat").glob("*.jpg"))) == 1
         assert (tmp_path / "data" / "taught" / "dino2.npz").is_file()

@@ -22,6 +22,7 @@ from helpers import start_tableref
 
 from referee import all_rules
 from web.cli import build_parser
+from chromium import launched, needs_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "walkthrough.md").read_text()
@@ -143,7 +144,6 @@ def test_the_practice_round_is_a_whole_round():
 
 
 # -- 4. a browser follows the doc -----------------------------------------------------------------------
-CHROMIUM = "/usr/bin/chromium"
 WAIT = 20000
 
 
@@ -175,9 +175,8 @@ def sync(page, base: str, table: str) -> None:
     page.wait_for_function(f"state && state.event_count === {n}", timeout=WAIT)
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
+@needs_chromium
 def test_a_browser_at_phone_size_follows_the_walkthrough(tmp_path):
-    from playwright.sync_api import sync_playwright
     serve = next(l for l in sh_lines() if l.startswith("tableref serve ") and "--camera" not in l
                  and "--host-token" not in l)
     proc, base, out = start_tableref(*shlex.split(serve)[1:], "--data", str(tmp_path / "data"))
@@ -186,8 +185,7 @@ def test_a_browser_at_phone_size_follows_the_walkthrough(tmp_path):
         for words in ("phones and viewers:", "overlay for OBS:", "lobby (more tables):", "host (keep private):"):
             assert words in out
         host_link = next(l for l in out.splitlines() if "host (keep private):" in l).split()[-1]
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        with launched() as browser:
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                                       has_touch=True, accept_downloads=True, bypass_csp=True)
             page = ctx.new_page()
@@ -270,7 +268,6 @@ def test_a_browser_at_phone_size_follows_the_walkthrough(tmp_path):
             tap_label(page, "Start another game with the same players")
             page.wait_for_function("document.body.dataset.moment === 'setup'", timeout=WAIT)
             assert not errors, errors
-            browser.close()
     finally:
         proc.terminate()
         proc.wait(10)
