@@ -37,7 +37,7 @@ def test_quantizing_writes_a_twin_that_loads_and_agrees(tmp_path):
     src = tmp_path / "card-detector.onnx"
     shutil.copy(DEFAULT_MODEL, src)
     out = quantize_detector(src, scenes=8)
-    assert out == tmp_path / "card-detector.int8.onnx" and not list(tmp_path.glob("*.part"))
+    assert out == tmp_path / "card-detector.int8.onnx" and not list(tmp_path.glob(".*.tmp"))
     assert out.stat().st_size < 0.5 * src.stat().st_size          # 8-bit weights
     images = [_scene(i, "table") for i in range(4)] + [_scene(i, "closeup") for i in range(4)]
     same, total = _agreement(CardDetector(src), CardDetector(out), images)

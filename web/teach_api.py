@@ -15,11 +15,11 @@ begun here can be finished or corrected from the command line, and each is writt
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
+
+from vision.atomic import write_atomic
 
 from .api import error, table_or_404, token_ok, unauthorized
 
@@ -60,16 +60,25 @@ def teach_status(table_id: str):
     return jsonify(_progress(_deck(table)))
 
 
-@teach_api.post("/tables/<table_id>/teach/<card>")
-def teach_take(table_id: str, card: str):
+def _host_card(table_id: str, card: str):
+    """(table, its deck, None) for the host's request about `card`, or (None, None, the answer):
+    404 for no such table, 401 without the host token, 404 for a card not of the table's deck."""
     table, problem = table_or_404(table_id)
     if problem:
-        return problem
+        return None, None, problem
     if not token_ok():
-        return unauthorized()
+        return None, None, unauthorized()
     deck = _deck(table)
     if card not in deck.cards:
-        return error(404, f"{card!r} is no card of deck {deck.id}")
+        return None, None, error(404, f"{card!r} is no card of deck {deck.id}")
+    return table, deck, None
+
+
+@teach_api.post("/tables/<table_id>/teach/<card>")
+def teach_take(table_id: str, card: str):
+    table, deck, problem = _host_card(table_id, card)
+    if problem:
+        return problem
     pipeline = getattr(table.camera, "pipeline", None)
     frame = getattr(pipeline, "latest_frame", None)
     if frame is None:
@@ -85,7 +94,7 @@ def teach_take(table_id: str, card: str):
     existing = _photos(folder)
     n = (int(existing[-1].stem) + 1) if existing and existing[-1].stem.isdigit() else len(existing) + 1
     ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    _write_atomic(folder / f"{n}.jpg", jpeg.tobytes())
+    write_atomic(folder / f"{n}.jpg", lambda f: f.write(jpeg.tobytes()))
     out = _progress(deck)
     out.update(card=card, photo=n, polygon=quads[0].polygon())
     return jsonify(out)
@@ -93,14 +102,9 @@ def teach_take(table_id: str, card: str):
 
 @teach_api.delete("/tables/<table_id>/teach/<card>")
 def teach_retake(table_id: str, card: str):
-    table, problem = table_or_404(table_id)
+    _, deck, problem = _host_card(table_id, card)
     if problem:
         return problem
-    if not token_ok():
-        return unauthorized()
-    deck = _deck(table)
-    if card not in deck.cards:
-        return error(404, f"{card!r} is no card of deck {deck.id}")
     photos = _photos(data_dir() / "teach" / deck.id / card)
     if photos:
         photos[-1].unlink()
@@ -125,16 +129,3 @@ def teach_finish(table_id: str):
     save(td, data_dir() / "taught" / f"{deck.id}.npz")
     return jsonify(report.as_json())
 
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -27,6 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..atomic import write_atomic
+
 CALIBRATION_SCENES = 48        # half tables, half close-ups; each seen at zoom-outs 1 and 2
 CALIBRATION_SEED = 9100        # a seed no training set uses
 # each activation's range: its 99.999th percentile, not its extreme. Measured on the sweep of the
@@ -90,10 +92,7 @@ def quantize_detector(fp32: Path, out: Path | None = None, scenes: int = CALIBRA
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=keep,
                         calibrate_method=CalibrationMethod.Percentile,
                         extra_options={"CalibPercentile": CALIBRATION_PERCENTILE})
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp_out = out.with_name(out.name + ".part")
-        tmp_out.write_bytes(part.read_bytes())
-        tmp_out.replace(out)
+        write_atomic(out, lambda f: f.write(part.read_bytes()))
     return out
 
 

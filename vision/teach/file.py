@@ -2,19 +2,18 @@
 
 Arrays only (loaded with allow_pickle=False, so a file cannot run code), a format name and
 version, the deck, the embedding's version and the teach report's summary in a JSON string. It is
-written to a temporary file beside the target and moved over it with os.replace, so a reader
-sees the old file or the new one, never half of one, and a failed or interrupted teach leaves the
-previous file as it was.
+written atomically (vision/atomic.py), so a reader sees the old file or the new one, never half of
+one, and a failed or interrupted teach leaves the previous file as it was.
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from ..atomic import write_atomic
 from .deck import TaughtDeck
 from .embed import VERSION as EMBEDDING
 
@@ -30,26 +29,11 @@ def save(td: TaughtDeck, path: str | os.PathLike) -> None:
     path = Path(path)
     meta = dict(td.meta, format=FORMAT, version=FORMAT_VERSION, deck=td.deck, embedding=EMBEDDING,
                 scales=list(td.scales))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta)), cards=np.array(td.cards, dtype=str),
-                                colours=np.array(td.colours, dtype=str), symbols=np.array(td.symbols, dtype=str),
-                                protos=td.protos.astype(np.float16), labels=td.labels.astype(np.int32),
-                                photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32))
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)        # mkstemp makes it private; a taught deck is not secret
-        os.replace(tmp, path)
-    except BaseException:     # Ctrl-C included: no temporary file is left behind
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, lambda f: np.savez_compressed(
+        f, meta=np.array(json.dumps(meta)), cards=np.array(td.cards, dtype=str),
+        colours=np.array(td.colours, dtype=str), symbols=np.array(td.symbols, dtype=str),
+        protos=td.protos.astype(np.float16), labels=td.labels.astype(np.int32),
+        photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32)))
 
 
 def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
