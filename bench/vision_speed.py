@@ -106,17 +106,6 @@ def main() -> int:
         res["still_image_contour_ms_median"] = _median_ms(lambda: contour.read(img))
         if rec.detector is not None:
             res["detector_onnx_ms_median"] = _median_ms(lambda: rec.detector.boxes(img))
-            res["detector_model"] = rec.detector.path.name
-            # the float model it was quantized from, as the peer: the two looks in turn, same load
-            from vision.locate.detector import DEFAULT_MODEL, CardDetector
-            if rec.detector.path != DEFAULT_MODEL:
-                fp32 = CardDetector(DEFAULT_MODEL)
-                a, b = [], []
-                for _ in range(3):
-                    a.append(_median_ms(lambda: rec.detector.boxes(img), 15))
-                    b.append(_median_ms(lambda: fp32.boxes(img), 15))
-                res["detector_run_ms_median"], res["detector_fp32_ms_median"] = float(np.median(a)), float(np.median(b))
-                res["detector_run_over_fp32"] = round(res["detector_run_ms_median"] / res["detector_fp32_ms_median"], 2)
             if args.torch_weights:
                 from ultralytics import YOLO
                 model = YOLO(args.torch_weights)
@@ -222,10 +211,6 @@ def _table(res: dict) -> str:
                             f"| {res[f'still_{name}_{key}_ms_median']} ms | {res[f'still_{name}_{key}_ms_p95']} ms | |")
         rows.append(f"| identify with OCR / without | {res['still_ocr_over_no_ocr_median']} "
                     f"| {res['still_ocr_over_no_ocr_p95']} | |")
-    if "detector_run_over_fp32" in res:
-        rows.append(f"| card detector alone, {res['detector_model']} / the float card-detector.onnx "
-                    f"({res['detector_run_ms_median']} / {res['detector_fp32_ms_median']} ms) "
-                    f"| {res['detector_run_over_fp32']} | | |")
     rows.append(f"| load average (1, 5, 15 min) before / after, {res['cpus']} CPUs "
                 f"| {res['load_before']} / {res['load_after']} | | |")
     return "\n".join(rows)

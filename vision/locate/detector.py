@@ -59,7 +59,6 @@ class CardDetector:
         # an int8 twin shares its float model's card (card-detector.int8.onnx -> card-detector.json)
         card = path.with_name(path.name.removesuffix(".onnx").removesuffix(".int8") + ".json")
         self.info = json.loads(card.read_text()) if card.is_file() else {}
-        self.path = path
 
     def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0) -> tuple[np.ndarray, float, tuple[float, float]]:
         """The frame scaled into the model's square input, centred on grey; `zoom_out` > 1 shrinks
