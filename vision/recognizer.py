@@ -31,6 +31,8 @@ TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for 
 TEXT_CACHE = 8           # cards whose text evidence is kept (the pile, a few cards around)
 TEXT_SAME = 5.0          # mean level difference of two thumbnails of a card under which it is the same
 TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
+SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
+ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:
@@ -239,11 +241,20 @@ class Recognizer:
         where one look costs a third as much)."""
         if self.detector is None:
             return find_cards(bgr), []
-        # as it is and as from twice as far (a card held close); from farther still when neither
-        # look found a face (a card filling the picture). (Stopping after the first look when its
-        # outlines verify was measured: it misses cards held close, 0.983 -> 0.958 on-black.)
-        dets = self.detector.detect(bgr, zoom_outs=(1.0, 2.0) if close_ups else (1.0,))
+        first = self.detector.boxes(bgr)
+        # the picture again at twice the detector's scale, when it has the pixels: cards too small
+        # for the first look are found there
+        closer = (ZOOM_IN,) if max(bgr.shape[:2]) >= self.detector.size * 1.5 else ()
+        if _small_cards(first, bgr.shape):
+            more = closer                  # a table seen from above
+        else:
+            # a card held close: as from twice as far too. (Stopping after the first look when its
+            # outlines verify was measured: it misses cards held close, 0.983 -> 0.958 on-black.)
+            # Nothing found at all: a card filling the picture, or one too small to be seen.
+            more = ((2.0,) if close_ups else ()) + (closer if not first else ())
+        dets = self.detector.detect(bgr, zoom_outs=more, boxes=first)
         if close_ups and not any(d.kind == "card" for d in dets):
+            # from farther still when no look found a face (a card filling the picture)
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))
         return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
 
@@ -275,6 +286,15 @@ class Recognizer:
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
         return self.read_all(bgr)[0]
+
+
+def _small_cards(boxes: list, shape: tuple) -> bool:
+    """True when the detector's first look found cards and every one is small in the picture (its
+    short side under SMALL_CARD of the picture's): a table seen from above, not a card held close."""
+    if not boxes:
+        return False
+    short = min(shape[:2])
+    return all(float(side_lengths(pts).min()) < SMALL_CARD * short for pts, _, _ in boxes)
 
 
 def _thumb(card_bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -131,7 +131,8 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     seconds = time.time() - t0
     metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", workers=0, plots=False,
                         verbose=False)
-    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17))
+    # free height and width: the detector feeds each picture at its own shape (detector.py)
+    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
