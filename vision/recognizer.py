@@ -242,9 +242,9 @@ class Recognizer:
         if self.detector is None:
             return find_cards(bgr), []
         first = self.detector.boxes(bgr)
-        # the picture again at twice the detector's scale, when it has the pixels: cards too small
-        # for the first look are found there
-        closer = (ZOOM_IN,) if max(bgr.shape[:2]) >= self.detector.size * 1.5 else ()
+        # the picture again at twice the detector's scale, when it has the pixels and the model
+        # takes any input shape: cards too small for the first look are found there
+        closer = (ZOOM_IN,) if self.detector.dynamic and max(bgr.shape[:2]) >= self.detector.size * 1.5 else ()
         if _small_cards(first, bgr.shape):
             more = closer                  # a table seen from above
         else:

@@ -78,6 +78,8 @@ class CardDetector:
         r = self.size / max(h, w) / zoom_out
         nw, nh = max(1, round(w * r)), max(1, round(h * r))
         img = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+        if not self.dynamic and zoom_out < 1.0:
+            raise ValueError("a fixed-shape detector cannot look closer (zoom_out < 1)")
         cw, ch = (_stride_up(nw), _stride_up(nh)) if self.dynamic else (self.size, self.size)
         top, left = (ch - nh) // 2, (cw - nw) // 2
         canvas = np.full((ch, cw, 3), 114, np.uint8)
