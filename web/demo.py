@@ -1,5 +1,5 @@
-"""The demo table: the bundled recording (datasets/demo/) played as a live camera, plus the table's
-own taps.
+"""The demo table: a bundled recording (datasets/demo/, ONO!; datasets/demo-prison/, California
+Prison with its seats marked) played as a live camera, plus the table's own taps.
 
 The camera reads the cards that land on the pile (the flip and every play). What a camera cannot
 see, the colour named after a wild, cards drawn, passes and ONO! calls, players enter on a phone;
@@ -26,6 +26,8 @@ from pathlib import Path
 log = logging.getLogger("tableref.demo")
 
 DEMO = Path(__file__).resolve().parent.parent / "datasets" / "demo"
+# the bundled recordings by rule set: `tableref demo --rules ID`
+DEMOS = {"ono": DEMO, "prison": DEMO.parent / "demo-prison"}
 CAMERA_TYPES = ("flip", "play")   # what the pipeline sends (web.camera.REFEREE_TYPES)
 TAP_DELAY_S = 0.4                 # a colour, pass or call comes this long after the card it follows
 HOLD_S = 8.0                      # a looping demo shows the final state this long before dealing again
@@ -45,14 +47,20 @@ class DemoRecording:
         landed = {c["event"]: c["land_frame"] / fps for c in frames["card_events"]}
         settled = {c["event"]: c["settled_frame"] / fps for c in frames["card_events"]}
         self.setup = self.events[0]
+        # where each player's arm comes into the picture, when the recording says (the prison one):
+        # the demo marks them as the table's seats, as a host would, so plays are charged by hand
+        self.seats = [{"player": name, "x": s["x"], "y": s["y"]} for name, s in (frames.get("seats") or {}).items()]
         # (log index, video time it is due, event) for every event the camera cannot see
         self.taps: list[tuple[int, float, dict]] = []
         # {log index: video time the card came to rest} for every event the camera sends
         self.rested: dict[int, float] = {}
+        # {log index: video time the card first lay on the pile} for the same
+        self.landed: dict[int, float] = {}
         last_settled = 0.0
         for i, event in enumerate(self.events[1:], start=1):
             if event["type"] in CAMERA_TYPES:
                 last_settled = self.rested[i] = settled[i]
+                self.landed[i] = landed[i]
                 continue
             due = landed.get(i, last_settled + TAP_DELAY_S)
             last_settled = settled.get(i, last_settled)
@@ -152,10 +160,24 @@ class DemoTable:
                     if not result.verdict.accepted:     # cannot happen in step; do not spin on it
                         log.warning("demo: %s rejected: %s", event, result.verdict.reason)
                         time.sleep(1.0)
+            elif self._unsure(feed, len(events)):
+                event = self.recording.events[len(events)]
+                self._host(f"the camera is unsure of {event.get('card') or event.get('cards')}; confirming the "
+                           f"play from the host controls", [event])
             elif now >= self.recording.rested[len(events)] + CAMERA_GRACE_S:
                 event = self.recording.events[len(events)]
                 self._host(f"the camera has not read {event.get('card') or event.get('cards')} "
                            f"{CAMERA_GRACE_S:g} s after it came to rest; playing it by hand", [event])
+
+    def _unsure(self, feed, index: int) -> bool:
+        """The camera sent the card event `index` unconfirmed (the phones say "unsure: confirm"):
+        a host confirms it at once rather than let the next cards come first. Its event is the
+        unconfirmed play seen after the card landed and before the next one did."""
+        start = self.recording.landed.get(index)
+        end = min((t for i, t in self.recording.landed.items() if i > index), default=float("inf"))
+        return start is not None and any(
+            r["event"].get("type") == "play" and r["event"].get("unconfirmed") and start <= r["event"].get("t", -1.0) < end
+            for r in list(getattr(feed, "recent", None) or []))
 
     def _host(self, why: str, events: list[dict]) -> None:
         log.warning("demo: host: %s", why)

@@ -1,0 +1,162 @@
+"""End to end: `tableref demo --rules prison` (the California Prison recording, datasets/demo-prison/,
+played as a live camera with its seats marked) watched by a phone in headless Chromium until the
+game is won. The camera must charge each play to the hand that brought it: the jump-ins to the
+jumpers, never a play to someone who did not make it; doubles and the triple go down as a fan and
+reach the referee as one play each, the top card last. The true log (who played what, in order) is
+demo.events.jsonl; demo.frames.json says where each seat's arm comes into the picture.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+
+import pytest
+
+from chromium import launched, needs_chromium
+from helpers import start_tableref
+from referee import Game
+from web.demo import CAMERA_GRACE_S, FIX_AFTER_S
+
+ROOT = Path(__file__).resolve().parent.parent
+PRISON = ROOT / "datasets" / "demo-prison"
+TOKEN = "e2e-prison-token-0123"
+LIMIT_S = 240          # the recording is 46 s; generous for a machine shared with a training run
+
+
+def truth() -> list[dict]:
+    return [json.loads(line) for line in (PRISON / "demo.events.jsonl").read_text().splitlines() if line.strip()]
+
+
+def jump_ins(log: list[dict]) -> list[int]:
+    """Indexes of the plays made out of turn (jump-ins), found by replaying the log."""
+    game, found = Game(), []
+    for i, e in enumerate(log):
+        before = game.to_dict().get("current_player")
+        assert game.submit(e).accepted, (i, e)
+        if e["type"] == "play" and e["player"] != before:
+            found.append(i)
+    return found
+
+
+def test_the_prison_recording_is_a_game_of_four_with_jump_ins_and_doubles_from_every_seat():
+    log = truth()
+    names = log[0]["players"]
+    assert log[0]["rules"] == "prison" and len(names) == 4
+    assert Game.replay(log).to_dict()["phase"] == "over"
+    plays = [e for e in log if e["type"] == "play"]
+    assert {log[i]["player"] for i in jump_ins(log)} == {0, 1, 2, 3}
+    doubles = [e for e in plays if len(e["cards"]) > 1]
+    assert {e["player"] for e in doubles} == {0, 1, 2, 3} and max(len(e["cards"]) for e in doubles) == 3
+    frames = json.loads((PRISON / "demo.frames.json").read_text())
+    assert sorted(frames["seats"]) == sorted(names)
+    # every card the camera must see has its moment in the video, in the log's order
+    seen = [c["event"] for c in frames["card_events"] if c["type"] in ("flip", "play")]
+    assert seen == [i for i, e in enumerate(log) if e["type"] in ("flip", "play")]
+
+
+def test_the_prison_recording_marks_its_seats_for_the_demo():
+    from web.demo import DEMOS, DemoRecording
+    from web.seats import check_seats
+    rec = DemoRecording(DEMOS["prison"])
+    checked = check_seats({"seats": rec.seats}, rec.setup["players"])    # what the host's marks must pass
+    assert [s["player"] for s in checked] == rec.setup["players"]
+
+
+def get(base: str, path: str, token: str | None = None) -> dict:
+    req = urllib.request.Request(f"{base}{path}", headers={"Authorization": f"Bearer {token}"} if token else {})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def camera_plays(stored: list[dict]) -> list[dict]:
+    """Every play the camera charged by its seat (a play the demo's host took back later still
+    counts: it reached the referee)."""
+    return [e for e in stored if e["type"] == "play" and "seat" in e]
+
+
+def card_made(t: float) -> int:
+    """The index in the true log of the card event the camera saw at video time t: the last one
+    to come to rest on the pile before t (demo.frames.json)."""
+    frames = json.loads((PRISON / "demo.frames.json").read_text())
+    rested = [c for c in frames["card_events"] if c["type"] in ("flip", "play")
+              and c["land_frame"] / frames["fps"] - 0.05 <= t]
+    return rested[-1]["event"]
+
+
+@needs_chromium
+@pytest.mark.skipif(not (PRISON / "demo.mp4").exists(), reason="prison recording not present")
+def test_the_prison_demo_charges_every_play_to_the_hand_that_made_it():
+    log = truth()
+    names = log[0]["players"]
+    proc, base, out = start_tableref("demo", "--rules", "prison", "--once", "--host-token", TOKEN)
+    try:
+        assert "new table main: " in out and "Ana, Ben, Cleo, Dev" in out, out
+        started = time.monotonic()
+        with launched() as browser:
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                        bypass_csp=True).new_page()
+            phone.goto(f"{base}/t/main")
+            phone.wait_for_selector("#pile", state="attached")
+            # until the game is won; once the recording has ended, the demo's host may still play
+            # a card the camera left (CAMERA_GRACE_S after it came to rest): a few seconds more
+            ended = None
+            while time.monotonic() - started < LIMIT_S:
+                state, cam = get(base, "/api/tables/main/state"), get(base, "/api/tables/main/camera")
+                if state["phase"] == "over":
+                    break
+                if cam["state"] not in ("starting", "running"):
+                    ended = ended or time.monotonic()
+                    if time.monotonic() - ended > CAMERA_GRACE_S + FIX_AFTER_S + 4:
+                        break
+                time.sleep(0.5)
+            stored = get(base, "/api/tables/main/events", TOKEN)["events"]
+            assert state["phase"] == "over", (cam["recent"], "\n".join(map(json.dumps, stored)))
+            assert cam["seats_marked"], cam["seats_note"]
+            winner = names[Game.replay(log).to_dict()["winner"]]
+            phone.wait_for_function(f"document.getElementById('turn').textContent === '{winner} wins!'",
+                                    timeout=10000)
+    finally:
+        proc.terminate()
+        try:
+            rest = proc.communicate(timeout=15)[0]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rest = proc.communicate()[0]
+    assert "demo: seats marked: Ana, Ben, Cleo, Dev" in out + rest
+
+    # The table ends where the true log does (the demo's host fills in what the camera left).
+    final = {k: v for k, v in state.items() if k != "last_verdict"}
+    assert final == {k: v for k, v in Game.replay(log).to_dict().items() if k != "last_verdict"}
+
+    # Every play the camera charged by its seat names the player who made the cards it saw (the
+    # card event that came to rest just before), its cards in the order they lie (the top card
+    # last); none is charged to someone else.
+    charged = [(card_made(e["t"]), e) for e in camera_plays(stored)]
+    wrong = [(k, e) for k, e in charged if log[k].get("player") != names.index(e["player"])]
+    assert not wrong, wrong
+    misread = [(k, e) for k, e in charged if e["cards"] != log[k]["cards"]]
+    # The jump-ins all come from the camera, in the jumper's name (a busy machine that skips frames
+    # may leave a card to the host, as the ONO! e2e allows: at most two, said).
+    jumps = jump_ins(log)
+    by_camera = {k for k, e in charged if e["cards"] == log[k]["cards"]}
+    missed_jumps = [log[k] for k in jumps if k not in by_camera]
+    doubles = [k for k, e in enumerate(log) if e["type"] == "play" and len(e["cards"]) > 1]
+    doubles_by_camera = [k for k in doubles if k in by_camera]
+    corrections = [line for line in rest.splitlines() if "demo: host:" in line]
+    print(f"\nprison demo: {len(charged)} camera plays of {sum(e['type'] == 'play' for e in log)}, jump-ins "
+          f"{len(jumps) - len(missed_jumps)}/{len(jumps)} by the camera, doubles {len(doubles_by_camera)}/"
+          f"{len(doubles)}, {len(misread)} misread, {len(corrections)} host corrections")
+    assert len(misread) <= 2, misread
+    assert len(missed_jumps) <= 2, missed_jumps
+    # a double the camera sends reaches the referee whole (one play, every card, the top card last);
+    # one whose lower card it is unsure of is sent unconfirmed and the host confirms it (measured
+    # offline, bench/seats.py --prison: 4 of 7 sure; live, with frames skipped, fewer)
+    assert doubles_by_camera, (doubles, charged)
+    assert not [e for k, e in misread if len(e["cards"]) > 1], misread
+    if missed_jumps or misread:
+        warnings.warn(f"the camera left {len(missed_jumps)} jump-in(s) to the host and misread {len(misread)} "
+                      f"play(s): " + " | ".join(corrections))
