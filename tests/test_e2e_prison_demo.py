@@ -66,6 +66,74 @@ def test_the_prison_recording_marks_its_seats_for_the_demo():
     assert [s["player"] for s in checked] == rec.setup["players"]
 
 
+def prison_table(tmp_path, upto: int):
+    """A demo table of the prison recording holding the log's events before `upto`, its seats
+    marked, and its demo host (not started: the tests drive it)."""
+    from web.app import create_app
+    from web.demo import DEMOS, DemoRecording, DemoTable
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
+    registry = app.extensions["tableref"]
+    rec = DemoRecording(DEMOS["prison"])
+    for event in rec.events[:upto]:
+        assert registry.submit("main", dict(event)).verdict.accepted, event
+    registry.set_seats("main", {"seats": rec.seats})
+    return registry, DemoTable(app, "main", rec, loop=False)
+
+
+def seen(t: float, cards: list[str], seat: str | None, sure: float = 0.99) -> dict:
+    """A play as the camera's pipeline sends it."""
+    return {"type": "play", "t": t, "cards": cards, "confidence": 0.95, "seat": seat, "seat_confidence": sure,
+            "seat_likely": [[seat, sure]] if seat else [], "hands": 1 if seat else 0, "hand_edge": 0.5}
+
+
+def test_the_demo_host_taps_in_a_missed_card_before_the_cameras_next_play_which_then_stands(tmp_path):
+    from web.demo import game_events
+    from web.who import charge
+    registry, demo = prison_table(tmp_path, 15)     # the table is at Cleo's yellow-4, which the camera missed
+    table = registry.get("main")
+    try:
+        ben = seen(20.633, ["yellow-0"], "Ben")        # the camera's next play: Ben's yellow-0 (event 16)
+        demo._camera_saw(ben)
+        assert len(game_events(table)) == 16 and demo.corrections == [
+            "the camera missed ['yellow-4'] and its next play shows ['yellow-0']; tapping it in first"]
+        action, got, _ = charge(ben, table.game.to_dict()["current_player"], table.seat_map(), table.player_names())
+        assert action == "submit" and registry.camera_play("main", got)[0].verdict.accepted
+        assert demo.out_of_step(game_events(table)) is None and game_events(table)[-1]["player"] == "Ben"
+        # a play the log has nowhere next (a misread) fills in nothing: the referee judges it as it is
+        demo._camera_saw(seen(21.9, ["green-9"], "Ana"))
+        assert len(game_events(table)) == 17 and len(demo.corrections) == 1
+    finally:
+        registry.shutdown()
+
+
+def test_a_tap_the_phones_owed_before_the_cameras_play_is_sent_first_and_is_no_correction(tmp_path):
+    from web.demo import game_events
+    registry, demo = prison_table(tmp_path, 19)     # Dev's wild is down; his colour (event 19) not yet
+    try:
+        demo._camera_saw(seen(24.533, ["wild"], "Ana"))    # Ana jumps in with a wild (event 20)
+        assert [e["type"] for e in game_events(registry.get("main"))[-2:]] == ["play", "choose_color"]
+        assert demo.corrections == []
+    finally:
+        registry.shutdown()
+
+
+def test_the_demo_host_answers_who_played_from_the_log_after_tapping_in_what_was_missed(tmp_path):
+    from web.demo import game_events
+    from web.who import question_for
+    registry, demo = prison_table(tmp_path, 15)
+    table = registry.get("main")
+    try:
+        unsure = seen(20.633, ["yellow-0"], None)      # no hand seen: the table is asked
+        assert registry.camera_play("main", unsure, question_for(unsure, table.player_names())) == []
+        assert table.pending
+        demo._answer(table)
+        assert not table.pending and len(game_events(table)) == 17
+        assert demo.out_of_step(game_events(table)) is None and game_events(table)[-1]["player"] == "Ben"
+        assert "missed ['yellow-4']" in demo.corrections[0] and "answering Ben" in demo.corrections[1]
+    finally:
+        registry.shutdown()
+
+
 def get(base: str, path: str, token: str | None = None) -> dict:
     req = urllib.request.Request(f"{base}{path}", headers={"Authorization": f"Bearer {token}"} if token else {})
     with urllib.request.urlopen(req, timeout=10) as r:
