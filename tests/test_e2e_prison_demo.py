@@ -206,9 +206,12 @@ def test_the_prison_demo_charges_every_play_to_the_hand_that_made_it():
     charged = [(card_made(e["t"]), e) for e in camera_plays(stored)]
     wrong = [(k, e) for k, e in charged if log[k].get("player") != names.index(e["player"])]
     assert not wrong, wrong
+    # and each stands in the name of the seat the camera named when it was sure (the host never
+    # re-charges a camera play; it answers only the camera's own "who played?")
+    assert all(e["player"] == e["seat"] for _, e in charged if (e.get("seat_confidence") or 0) >= 0.8), charged
     misread = [(k, e) for k, e in charged if e["cards"] != log[k]["cards"]]
     # The jump-ins all come from the camera, in the jumper's name (a busy machine that skips frames
-    # may leave a card to the host, as the ONO! e2e allows: at most two, said).
+    # may leave a card to the host: at most one, said).
     jumps = jump_ins(log)
     by_camera = {k for k, e in charged if e["cards"] == log[k]["cards"]}
     missed_jumps = [log[k] for k in jumps if k not in by_camera]
@@ -218,12 +221,20 @@ def test_the_prison_demo_charges_every_play_to_the_hand_that_made_it():
     print(f"\nprison demo: {len(charged)} camera plays of {sum(e['type'] == 'play' for e in log)}, jump-ins "
           f"{len(jumps) - len(missed_jumps)}/{len(jumps)} by the camera, doubles {len(doubles_by_camera)}/"
           f"{len(doubles)}, {len(misread)} misread, {len(corrections)} host corrections")
-    assert len(misread) <= 2, misread
-    assert len(missed_jumps) <= 2, missed_jumps
+    # The camera supplies the plays it is sure of and the host fills in only what it missed: when the
+    # camera's next play shows a missed card, the host taps that card in first and the camera's play
+    # stands (web/demo.py), so one miss costs one correction, not the rest of the game. Measured
+    # (docs/benchmarks.md): 27 of 31 plays from the camera, all 6 jump-ins, 4 corrections (3 plays
+    # the camera sent unsure, 1 missed), the same at 1x, and at 2x and 4x on one core; the limits
+    # leave room for a slow, loaded machine.
+    assert len(by_camera) >= 24, (len(by_camera), corrections)
+    assert len(corrections) <= 7, corrections
+    assert len(misread) <= 1, misread
+    assert len(missed_jumps) <= 1, missed_jumps
     # a double the camera sends reaches the referee whole (one play, every card, the top card last);
     # one whose lower card it is unsure of is sent unconfirmed and the host confirms it (measured
-    # offline, bench/seats.py --prison: 4 of 7 sure; live, with frames skipped, fewer)
-    assert doubles_by_camera, (doubles, charged)
+    # offline, bench/seats.py --prison: 4 of 7 sure; live the same)
+    assert len(doubles_by_camera) >= 3, (doubles, charged)
     assert not [e for k, e in misread if len(e["cards"]) > 1], misread
     if missed_jumps or misread:
         warnings.warn(f"the camera left {len(missed_jumps)} jump-in(s) to the host and misread {len(misread)} "
