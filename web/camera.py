@@ -120,6 +120,9 @@ class CameraFeed:
         self._camera_play = camera_play       # camera_play(table_id, event, question=None) -> [Submission]
         self._on_reveal = on_reveal           # on_reveal(table_id, reveal_cards event, width, height)
         self._note_hand = note_hand           # note_hand(table_id, seat, border position): to suggest seats
+        # before_event(event): run with each pipeline event before the table judges it, or None; the
+        # demo's host (web/demo.py) fills in what the camera missed before the play that shows it
+        self.before_event = None
         self.pipeline = None
         self.state = "starting"
         self.message = f"opening {source}"
@@ -203,6 +206,12 @@ class CameraFeed:
         log.warning("camera of table %s: %s", self.table_id, message)
 
     def _on_event(self, event: dict) -> None:
+        hook = self.before_event
+        if hook is not None:
+            try:
+                hook(event)
+            except Exception:          # the camera goes on without the hook's help
+                log.exception("camera of table %s: before_event failed", self.table_id)
         try:
             self._judge(event)
         finally:

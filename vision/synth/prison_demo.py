@@ -25,7 +25,7 @@ OPTIONS = {"jump_in_announced_by_default": True}
 def prison_game(seed: int = GAME_SEED) -> list[dict]:
     from referee.simulate import SimReport, play_one
     game = play_one("prison", 4, seed, dict(OPTIONS), SimReport("prison"))
-    log = [{k: v for k, v in e.items() if k != "announced"} for e in game.log]
+    log = camera_shaped(game.log)
     log[0]["players"] = list(NAMES)
     replay = Game()
     for i, e in enumerate(log):
@@ -35,6 +35,20 @@ def prison_game(seed: int = GAME_SEED) -> list[dict]:
     if replay.state.phase != "over":
         raise RuntimeError(f"prison game {seed} has no winner")
     return log
+
+
+def camera_shaped(log: list[dict]) -> list[dict]:
+    """The simulator's log as a camera table makes it: no `announced` (a camera cannot hear "jump
+    in"), and the colour named after a wild as its own `choose_color` (a tap on a phone) after the
+    play the camera sees, not a field of that play."""
+    out = []
+    for e in log:
+        e = {k: v for k, v in e.items() if k != "announced"}
+        color = e.pop("color", None) if e["type"] == "play" else None
+        out.append(e)
+        if color is not None:
+            out.append({"type": "choose_color", "player": e["player"], "color": color})
+    return out
 
 
 def render_prison_demo(out_dir: str, seed: int = GAME_SEED, scene_seed: int = SCENE_SEED) -> dict:

@@ -47,6 +47,20 @@ def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)
 
 
+FAN_SHIFT = 0.72      # card widths between the cards of a double put down as a fan
+FAN_TURN = 7.0        # degrees each card of the fan is turned from the one below
+
+
+def fanned(cards: list, angle: float, cw: float) -> list[tuple]:
+    """A double (or more) as players put it down: fanned, each card on the one before, shifted
+    sideways so that the lower card's face shows but for a strip (its corner index, its numeral),
+    as a player spreads a double for the table to see. (card, offset from the middle, turn) each,
+    lower card first."""
+    side = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])
+    mid = (len(cards) - 1) / 2
+    return [(card, side * cw * FAN_SHIFT * (i - mid), FAN_TURN * (i - mid)) for i, card in enumerate(cards)]
+
+
 def seat_edge(pile_img: np.ndarray, direction_deg: float, pile_can: np.ndarray, H: np.ndarray, W: int, Hh: int,
               S: int) -> dict:
     """Where an arm straight from a seat crosses the picture's border: walk the seat's direction
@@ -67,7 +81,7 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
                   deck: str = "ono") -> dict:
     """Random plays by random seats (bench/seats.py), or with `script` (a game's event log, its
     setup first) that game as it was played: each card event by the hand of its player, doubles
-    carried together and put down side by side, draws taken from the draw pile, spoken events a
+    carried together and put down as a fan (`fanned`), draws taken from the draw pile, spoken events a
     short pause. The script's truth then goes to NAME.frames.json in the demo's format."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -138,13 +152,12 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
     def reach(seat, target, carry=None, carry_ang=0.0, carry_out=None, frames_in=16, frames_out=13, rest=0,
               other=None, ev_seed=0):
         """A hand from `seat` to `target` (and `other`: a second seat's hand towards the pile at the
-        same time); `carry` is a card or a list of cards (a double: put down side by side, apart
-        enough to be read as two). Returns (land frame, last frame of the movement)."""
+        same time); `carry` is a card or a list of cards (a double: put down as a fan, `fanned`).
+        Returns (land frame, last frame of the movement)."""
         if isinstance(carry, list):
-            side = np.array([math.cos(math.radians(carry_ang)), math.sin(math.radians(carry_ang))])
-            cards = [(card, side * cw * 1.15 * (i - (len(carry) - 1) / 2)) for i, card in enumerate(carry)]
+            cards = fanned(carry, carry_ang, cw)
         else:
-            cards = [(carry, np.zeros(2))]
+            cards = [(carry, np.zeros(2), 0.0)]
         ang = seat_dirs[seat] + rng.uniform(-12, 12)
         away = np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
         far = target + away * S * 0.6
@@ -165,13 +178,14 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
             pos = far + (target - far) * t
             c = Canvas(base.img.copy())
             if carry is not None and k < frames_in - 1:
-                for card, off in cards:
-                    c.place(card, pos + off, carry_ang + (1 - t) * 25, cw, "moving", shadow=0.45, shadow_offset=(6, 8))
+                for card, off, turn in cards:
+                    c.place(card, pos + off, carry_ang + turn + (1 - t) * 25, cw, "moving", shadow=0.45,
+                            shadow_offset=(6, 8))
             if carry_out is not None and k >= frames_in + rest:
                 c.place(carry_out, pos, carry_ang, cw, "moving", shadow=0.45, shadow_offset=(6, 8))
             if carry is not None and k == frames_in - 1:
-                for card, off in cards:
-                    base.place(card, target + off, carry_ang, cw, "landed")
+                for card, off, turn in cards:        # lower card first: the last one lies on top
+                    base.place(card, target + off, carry_ang + turn, cw, "landed")
                 c = Canvas(base.img.copy())
                 land = frame_no
             if carry_out is not None and k == frames_in + rest:

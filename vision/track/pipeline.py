@@ -33,7 +33,9 @@ import numpy as np
 from ..camera import FrameSource
 from ..recognizer import CONFIRM_THRESHOLD, Recognizer
 from .hands import HandWatch
+from .fan import cards_in_change, unexplained
 from .seats import edge_point
+from .stack import top_first
 from .tracker import Observation, PileTracker, Seen
 
 MOTION_DIFF = 18          # grey-level change that counts as motion (at 1/4 scale, after blur)
@@ -73,6 +75,8 @@ class TablePipeline:
         # web sets this, `watch` keeps one event a card
         self.doubles_together = False
         self.frame_size: tuple[int, int] | None = None
+        self._rest_quads: list | None = None   # the detector's outlines of this rest's new cards ([]: not needed)
+        self._doubt: str | None = None         # why the cards read this frame are not sure as a whole
 
     def _set_status(self, state: str, message: str) -> None:
         self.status = {"state": state, "message": message}
@@ -95,11 +99,18 @@ class TablePipeline:
             return self._reveal(t, frame, motion)
         events += self._draw_hint(t, motion)
         moving = self._moving(motion, self.discard_roi)
+        if moving:
+            self._rest_quads, self._doubt = None, None     # a new rest: the pile may hold new cards
         if moving or self.tracker._done_for_rest:
             self.tracker.update(Observation(t, moving, []))
             return events
         cards = self._read_discard(frame)
         out = self.tracker.update(Observation(t, False, cards))
+        if self._doubt:
+            # the cards read are not all that changed, or their order is unknown: the table confirms
+            for e in out:
+                if e["type"] == "play":
+                    e["unconfirmed"], e["doubt"] = True, self._doubt
         if self.tracker._done_for_rest and not self.hands.at_pile():
             # the pile as it now rests: the next card is what differs from it. Not while a hand
             # rests on the pile: the card under it would become part of the reference and never
@@ -143,15 +154,45 @@ class TablePipeline:
             m = motion[y:y + h, x:x + w]
         return m.size > 0 and float(m.mean()) > MOTION_FRAC
 
-    def _read_discard(self, frame: np.ndarray) -> list[Seen]:
-        if self._reference is None:
-            return self._first_look(frame)
-        quads = changed_cards(self._reference, frame)
+    def _on_pile(self, quads: list) -> list:
         if self.draw_roi is not None:
             quads = [q for q in quads if not _inside(q.pts.mean(axis=0), self.draw_roi)]
         if self.discard_roi is not None:
             quads = [q for q in quads if _inside(q.pts.mean(axis=0), self.discard_roi)]
-        readings = self.recognizer.read_quads(frame, quads)
+        return quads
+
+    def _read_discard(self, frame: np.ndarray) -> list[Seen]:
+        """The new cards on the pile, the top one first (the tracker reports them lower first).
+        Usually the changed pixels outline one card. When they hold more than the cards read
+        there (a double put down as a fan, whose union is no card's shape; a card laid on its
+        twin, which changes only part of its outline), the card detector outlines the cards
+        inside the change, once per rest (vision/track/fan.py); the order they lie in is
+        vision/track/stack.py's."""
+        if self._reference is None:
+            return self._first_look(frame)
+        mask = changed_mask(self._reference, frame)
+        if self._rest_quads is None:
+            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask)))
+            if unexplained(mask, readings, self.discard_roi, CONFIRM_THRESHOLD):
+                self._rest_quads = self._on_pile(cards_in_change(self.recognizer, frame, mask))
+                found = self.recognizer.read_quads(frame, self._rest_quads)
+                if found and not unexplained(mask, found, self.discard_roi, CONFIRM_THRESHOLD):
+                    readings = found
+                elif found and sum(r.sure for r in found) > sum(r.sure for r in readings):
+                    readings, self._doubt = found, "more changed on the pile than the cards read"
+                else:
+                    self._doubt = "more changed on the pile than the cards read" if readings else None
+            else:
+                self._rest_quads = []            # the change was one card: no need to look again this rest
+        elif self._rest_quads:
+            readings = self.recognizer.read_quads(frame, self._rest_quads)
+        else:
+            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask)))
+        if len(readings) > 1:
+            order, known = top_first(frame, [r.quad.pts for r in readings])
+            readings = [readings[i] for i in order]
+            if not known and len({r.card for r in readings}) > 1:
+                self._doubt = "which card lies on top"
         self._overlay = readings
         return [Seen(r.card, r.confidence, r.quad.pts) for r in readings]
 
@@ -266,16 +307,22 @@ def together(events: list[dict]) -> list[dict]:
     return [e for e in events if e["type"] != "play"] + [merged]
 
 
-def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500) -> list:
-    """Card outlines among the pixels that changed between two resting views of the table: a card
-    put on a messy pile is exactly the part of the picture that is new."""
-    from ..locate import Quad
-    from ..locate.contour import _quad_from_contour
+def changed_mask(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """The pixels that changed between two resting views of the table (255), closed and cleaned."""
     diff = cv2.absdiff(before, after).max(axis=2)
     diff = cv2.GaussianBlur(diff, (5, 5), 0)
     mask = (diff > 40).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+
+
+def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500, mask: np.ndarray | None = None) -> list:
+    """Card outlines among the pixels that changed between two resting views of the table: a card
+    put on a messy pile is exactly the part of the picture that is new."""
+    from ..locate import Quad
+    from ..locate.contour import _quad_from_contour
+    if mask is None:
+        mask = changed_mask(before, after)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = []
     for c in contours:

@@ -6,6 +6,10 @@ import argparse
 
 def register(sub) -> None:
     p = sub.add_parser("demo", help="serve a table watched by the bundled demo recording instead of a camera")
+    p.add_argument("--rules", choices=("ono", "prison"), default="ono",
+                   help="which bundled recording: ono (default: an ONO! game of three) or prison (a California "
+                        "Prison game of four with jump-ins and doubles, its seats marked so that each play is "
+                        "charged to the hand that brought it)")
     p.add_argument("--once", action="store_true",
                    help="play the recording once and stay on the final state (default: deal the game again "
                         "after showing the result for a few seconds)")
@@ -35,12 +39,13 @@ def run_demo(args) -> int:
     import sys
     import tempfile
 
-    from ..demo import DemoRecording, DemoTable
+    from ..demo import DEMOS, DemoRecording, DemoTable
     from ..server import serve
+    folder = DEMOS[args.rules]
     try:
-        recording = DemoRecording()
+        recording = DemoRecording(folder)
     except (OSError, ValueError, KeyError) as e:
-        print(f"tableref: the demo recording is missing or damaged ({e}); it lives in datasets/demo/",
+        print(f"tableref: the demo recording is missing or damaged ({e}); it lives in datasets/{folder.name}/",
               file=sys.stderr)
         return 2
     if not recording.video.is_file():
@@ -55,8 +60,13 @@ def run_demo(args) -> int:
     mode = "once, then stays on the final state" if args.once else "in a loop"
     print(f"demo: {recording.video.name} ({', '.join(setup['players'])}; {setup['rules']}) as a live camera "
           f"at {args.speed:g}x, {mode}; store in {data} (removed on exit)", flush=True)
+    def ready(app, registry):
+        if recording.seats:          # marked as a host would, before the first card
+            registry.set_seats("main", {"seats": recording.seats})
+            print(f"demo: seats marked: {', '.join(s['player'] for s in recording.seats)}", flush=True)
+        DemoTable(app, "main", recording, loop=not args.once).start()
+
     try:
-        return serve(serve_args, setup=setup,
-                     on_ready=lambda app, registry: DemoTable(app, "main", recording, loop=not args.once).start())
+        return serve(serve_args, setup=setup, on_ready=ready)
     finally:
         shutil.rmtree(data, ignore_errors=True)
