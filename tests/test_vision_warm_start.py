@@ -21,7 +21,7 @@ def inputs():
     for i, (deck, layout) in enumerate([("uno", "table"), ("ono", "closeup"), ("dino2", "table"),
                                         ("snake-cup", "closeup"), ("uno", "closeup"), ("ono", "table")]):
         jpeg, _ = make_scene(deck, 31, i, 320, layout)
-        batch.append(det._letterbox(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))[0])
+        batch.append(det._letterbox(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), square=True)[0])
     x = np.concatenate(batch)
     ref = np.concatenate([det.session.run(None, {det.input_name: x[i:i + 1]})[0] for i in range(len(x))])
     return x, ref

@@ -71,16 +71,18 @@ class CardDetector:
         self.dynamic = not isinstance(inp.shape[-1], int)
         self.size = int(self.info.get("imgsz", 320)) if self.dynamic else int(inp.shape[-1])
 
-    def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0) -> tuple[np.ndarray, float, tuple[float, float]]:
-        """The frame scaled into the model's square input, centred on grey; `zoom_out` > 1 shrinks
-        it further, as if the camera stood that many times farther away."""
+    def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0,
+                   square: bool = False) -> tuple[np.ndarray, float, tuple[float, float]]:
+        """The frame scaled into the model's input, centred on grey; `zoom_out` > 1 shrinks it
+        further, as if the camera stood that many times farther away. `square`: the size x size
+        input a fixed-shape model takes, for either kind (a batch of inputs of one shape)."""
         h, w = bgr.shape[:2]
         r = self.size / max(h, w) / zoom_out
         nw, nh = max(1, round(w * r)), max(1, round(h * r))
         img = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
         if not self.dynamic and zoom_out < 1.0:
             raise ValueError("a fixed-shape detector cannot look closer (zoom_out < 1)")
-        cw, ch = (_stride_up(nw), _stride_up(nh)) if self.dynamic else (self.size, self.size)
+        cw, ch = (_stride_up(nw), _stride_up(nh)) if self.dynamic and not square else (self.size, self.size)
         top, left = (ch - nh) // 2, (cw - nw) // 2
         canvas = np.full((ch, cw, 3), 114, np.uint8)
         canvas[top:top + nh, left:left + nw] = img

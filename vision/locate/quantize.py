@@ -59,7 +59,7 @@ def calibration_inputs(detector, scenes: int = CALIBRATION_SCENES, seed: int = C
     for i in range(scenes):
         jpeg, _ = make_scene("uno", seed, i, 640, layout="closeup" if i % 2 else "table")
         img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-        xs += [detector._letterbox(img, z)[0] for z in (1.0, 2.0)]
+        xs += [detector._letterbox(img, z, square=True)[0] for z in (1.0, 2.0)]
     return xs
 
 
@@ -85,7 +85,8 @@ def quantize_detector(fp32: Path, out: Path | None = None, scenes: int = CALIBRA
 
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(fp32), str(pre))
+        # a free-shape model: symbolic shape inference cannot finish on it, and is not needed
+        quant_pre_process(str(fp32), str(pre), skip_symbolic_shape=det.dynamic)
         keep = _head_nodes(onnx.load(str(pre)))
         part = Path(tmp) / "int8.onnx"
         quantize_static(str(pre), str(part), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,

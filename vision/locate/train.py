@@ -83,7 +83,7 @@ def warm_start(onnx_path: Path, data_yaml: Path, imgsz: int, log=print) -> Path:
                if line.strip().startswith("- ") and line.strip().endswith("train")]
     files = sorted(f for d in folders for f in d.glob("*.jpg"))
     pick = [files[i] for i in np.linspace(0, len(files) - 1, min(64, len(files))).astype(int)]
-    batch = np.concatenate([det._letterbox(cv2.imread(str(f)))[0] for f in pick])
+    batch = np.concatenate([det._letterbox(cv2.imread(str(f)), square=True)[0] for f in pick])
     model = rebuild(onnx_path, MODEL_YAML, len(CLASSES), calibration=batch)
     path = save_checkpoint(model, BUILD / "warm-start" / (onnx_path.stem + ".pt"), imgsz)
     log(f"rebuilt trainable weights from {onnx_path} (batch norms calibrated on {len(pick)} images): {path}")
