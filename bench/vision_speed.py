@@ -153,7 +153,8 @@ def _timed_read(rec: Recognizer, split: _Split, img: np.ndarray) -> dict:
     total = (time.perf_counter() - t0) * 1000
     t = {k: v * 1000 for k, v in split.t.items()}
     stages = {"detector": t.get("boxes", 0.0),
-              "outline_verify": t.get("detect", 0.0) - t.get("boxes", 0.0) + t.get("verified", 0.0),
+              # every network run (boxes) happens inside locate_all: the rest of it is outlining
+              "outline_verify": t.get("locate", 0.0) - t.get("boxes", 0.0) + t.get("verified", 0.0),
               "ocr": t.get("ocr", 0.0),
               "classifier_colour": t.get("identify", 0.0) - t.get("ocr", 0.0)}
     stages["other"] = total - sum(stages.values())
@@ -170,7 +171,7 @@ def _stills(deck: str, rec: Recognizer) -> dict:
     for r in peers.values():
         if r.detector is not None:
             split.wrap(r.detector, "boxes", "boxes")
-            split.wrap(r.detector, "detect", "detect")
+        split.wrap(r, "locate_all", "locate")
         split.wrap(r, "_verified", "verified")
         split.wrap(r, "identify_card", "identify")
         if r.text_reader is not None:
