@@ -21,6 +21,7 @@ never on the real photos.
 from __future__ import annotations
 
 import re
+import contextlib
 import tempfile
 from pathlib import Path
 
@@ -85,8 +86,10 @@ def quantize_detector(fp32: Path, out: Path | None = None, scenes: int = CALIBRA
 
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
-        # a free-shape model: symbolic shape inference cannot finish on it, and is not needed
-        quant_pre_process(str(fp32), str(pre), skip_symbolic_shape=det.dynamic)
+        # a free-shape model: symbolic shape inference cannot finish on it, and is not needed.
+        # In the temporary folder: onnxruntime leaves its scratch files in the working directory
+        with contextlib.chdir(tmp):
+            quant_pre_process(str(fp32.resolve()), str(pre), skip_symbolic_shape=det.dynamic)
         keep = _head_nodes(onnx.load(str(pre)))
         part = Path(tmp) / "int8.onnx"
         quantize_static(str(pre), str(part), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
