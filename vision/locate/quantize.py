@@ -20,8 +20,8 @@ never on the real photos.
 """
 from __future__ import annotations
 
-import re
 import contextlib
+import re
 import tempfile
 from pathlib import Path
 
