@@ -33,7 +33,8 @@ MIN_SIDE = 0.55                # each of the two best sides: at least this share
 MIN_MARGIN = 0.45              # the whole band: at least this share white (thumbs allowed)
 SMALL_PX, SHARP_PX = 40.0, 100.0   # card short sides (pixels) between which the margin is judged
 MIN_SIDE_SMALL, MIN_MARGIN_SMALL = 0.3, 0.25   # ... from these shares (small) to the above (sharp)
-MAX_INNER_WHITE = 0.75         # more white inside than this: the quad is round a white shape
+MAX_INNER_WHITE = 0.85         # more white inside than this: the quad is round a white shape (a card with a
+                               # big white oval and a thin symbol, a 5 or a skip, has 0.78-0.83 inside)
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 OUTSIDE = 0.04                 # a corner farther outside the picture (share of its size): no card read
 
