@@ -11,7 +11,9 @@ in card proportions. So before anything is read, the warped quad must show:
   two sides (up to about 40% of the edge), so the two best-kept sides must be clearly white and
   the margin as a whole mostly white;
 - a face that is not white all over inside the margin: a quadrilateral around a white oval is
-  white inside.
+  white inside;
+- nearly all of it in the picture: a card held close may run off it by a corner or an edge, and
+  the sides in view carry the margin test.
 
 The result is a score in 0..1 (the recognizer scales its confidence by it) and a reason when it
 fails, for the camera view and `identify`'s messages.
@@ -36,7 +38,8 @@ MIN_SIDE_SMALL, MIN_MARGIN_SMALL = 0.3, 0.25   # ... from these shares (small) t
 MAX_INNER_WHITE = 0.85         # more white inside than this: the quad is round a white shape (a card with a
                                # big white oval and a thin symbol, a 5 or a skip, has 0.78-0.83 inside)
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
-OUTSIDE = 0.04                 # a corner farther outside the picture (share of its size): no card read
+MIN_INSIDE = 0.9               # the share of the quad's area that must lie in the picture (a corner
+                               # or an edge may run off it: the sides in view carry the margin test)
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,10 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 64:
         return Verdict(False, 0.0, "not a convex quadrilateral of any size")
     h, w = bgr.shape[:2]
-    out = max(float(-quad[:, 0].min()), float(quad[:, 0].max() - w), float(-quad[:, 1].min()), float(quad[:, 1].max() - h))
-    if out > OUTSIDE * max(h, w):
+    # a card held close may run off the picture a little: read it while nearly all of it is in view
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    inside, _ = cv2.intersectConvexConvex(quad, frame)
+    if float(inside) < MIN_INSIDE * cv2.contourArea(quad):
         return Verdict(False, 0.0, "runs off the picture")
     long_short = aspect(quad)
     if not ASPECT_RANGE[0] <= long_short <= ASPECT_RANGE[1]:
