@@ -70,6 +70,9 @@ COVERAGE = {
     "tableref demo --once": ByTest("tests/test_e2e_demo.py",
                                    "test_the_demo_reaches_phone_and_overlay_with_the_true_final_state",
                                    ('"demo"', '"--once"')),
+    "tableref demo --rules prison": ByTest("tests/test_e2e_prison_demo.py",
+                                           "test_the_prison_demo_charges_every_play_to_the_hand_that_made_it",
+                                           ('"demo", "--rules", "prison"',)),
     "tableref serve --camera 0": Serve("ono", ["Ana", "Ben", "Cy"], 0, {}),
     "tableref serve --camera http://192.168.1.23:8080/video": ByTest(
         "tests/test_web_camera.py", "test_serve_with_a_phone_stream_url_as_the_camera", ('"--camera", url', "/video"),
