@@ -36,6 +36,7 @@ from .hands import HandWatch
 from .fan import cards_in_change, unexplained
 from .seats import edge_point
 from .stack import top_first
+from .still import StillWatch
 from .tracker import Observation, PileTracker, Seen
 
 MOTION_DIFF = 18          # grey-level change that counts as motion (at 1/4 scale, after blur)
@@ -69,6 +70,7 @@ class TablePipeline:
         self._overlay: list = []
         self._reference: np.ndarray | None = None
         self.hands = HandWatch()
+        self.stillness = StillWatch()   # the whole view's rests: "Teach this deck" takes a card on one
         # {seat name: border position} (vision/track/seats.py); the web sets it when seats are marked
         self.seats: dict[str, float] = dict(seats or {})
         # cards that settle together go out as one play (a double, as the referee takes it); the
@@ -89,8 +91,9 @@ class TablePipeline:
         motion = None if self._prev_small is None else cv2.absdiff(small, self._prev_small) > MOTION_DIFF
         self._prev_small = small
         events: list[dict] = []
+        still = motion is None or float(motion.mean()) <= MOTION_FRAC
+        self.stillness.update(t, not still, frame)
         if not self.reveal:
-            still = motion is None or float(motion.mean()) <= MOTION_FRAC
             roi = None if self.discard_roi is None else tuple(v // 4 for v in self.discard_roi)
             self.hands.update(t, small_bgr, still, roi)
         if motion is None:
