@@ -5,11 +5,15 @@ Playwright against a real `tableref serve` whose camera is a live MJPEG stream o
 With "take by itself" on (the default), each card laid alone is taken once it rests, without a
 click: progress goes n of 88, the card as taken is shown straightened beside its name, a card
 lying there still is not taken again as the next card, an empty table or two cards take nothing
-and say why, and a retake drops the photo until the card is laid again. With it off, nothing is
+and say why, and a retake drops the photo until the card is laid again; the cards laid are no plays of the
+table's game, and once the page is closed the camera watches the game again. With it off, nothing is
 taken until the host presses "Take it"; then a retake, a finish and the report."""
 from __future__ import annotations
 
-from helpers import start_tableref
+import json
+import urllib.request
+
+from helpers import start_tableref, wait_for
 
 from vision.synth.teach_camera import Host, MjpegCamera, TableScene
 
@@ -38,6 +42,11 @@ def opened(browser, base):
 
 def wait_text(page, element, text):
     page.wait_for_function(f"document.getElementById({element!r}).textContent.includes({text!r})", timeout=WAIT)
+
+
+def get(base, path):
+    with urllib.request.urlopen(f"{base}/api/tables/main{path}") as r:
+        return json.load(r)
 
 
 def captured(page) -> dict:
@@ -91,6 +100,14 @@ def test_the_host_teaches_cards_by_laying_them_down(tmp_path, browser):
             wait_text(page, "teach-said", "2 cards in view")
             assert "3 of 88" in page.text_content("#teach-progress")
             assert errors == []
+            # the cards laid to teach were no plays of the table's game: only its setup is stored
+            assert get(base, "/state")["event_count"] == 1
+            # the page closed, the camera watches the game again: a card laid is the game's flip
+            host.lift()
+            page.close()
+            assert wait_for(lambda: not get(base, "/camera")["teaching"], timeout=10)
+            host.lay(["red-spaghetti"])
+            assert wait_for(lambda: get(base, "/state")["top_card"] == "red-spaghetti", timeout=20)
         finally:
             proc.terminate()
             proc.wait(15)

@@ -38,6 +38,9 @@ class StandInCamera:
             self.pipeline.stillness.update(self.t, False, frame)
         return self.pipeline.stillness.view.rest
 
+    def hold_for_teaching(self, seconds):
+        self.held = seconds
+
     def stop(self):
         pass
 
@@ -113,8 +116,10 @@ def test_teach_view_reports_the_rest_and_when_it_has_settled(table):
     assert c.get("/api/tables/main/teach-view").status_code == 401
     assert c.get("/api/tables/main/teach-view", headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert c.get("/api/tables/nope/teach-view", headers=AUTH).status_code == 404
+    assert not hasattr(t.camera, "held")                 # refused polls hold nothing
     v = c.get("/api/tables/main/teach-view", headers=AUTH).get_json()
     assert v["camera"] is False and v["settled"] is False and v["rest"] == 0
+    assert t.camera.held > 1                             # the page's poll keeps the camera off the game
     shot = photos_of("red-dingbat")["red-dingbat"]
     rest = t.camera.show(shot, moving=True)
     v = c.get("/api/tables/main/teach-view", headers=AUTH).get_json()

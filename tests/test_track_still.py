@@ -56,3 +56,23 @@ def test_the_pipeline_feeds_it_with_its_own_motion_test():
     noisy[0:2, 0:2] = 0                            # a few pixels of noise are not motion
     p.process(1.1, noisy)
     assert p.stillness.view.rest == 2 and p.stillness.view.still_s > 0.5
+
+
+def test_while_paused_for_teaching_only_stillness_is_watched_then_the_pile_starts_afresh():
+    from vision.track.pipeline import TablePipeline
+    p = TablePipeline("http://127.0.0.1:9/none.mjpg", "dino2", recognizer=NoCards())
+    table = np.full((480, 640, 3), 90, np.uint8)
+    p.process(0.0, table)
+    # the pile as a game had it: a card flipped, the pile's area found
+    p.tracker.flipped, p.discard_roi = True, (100, 100, 200, 200)
+    tracker = p.tracker
+    paused = [True]
+    p.paused = lambda: paused[0]
+    card = table.copy()
+    card[150:330, 250:370] = 240
+    for i in range(1, 10):
+        assert p.process(i * 0.1, card if i > 1 else table) == []
+    assert p.tracker is tracker and p.stillness.view.rest == 2 and p.stillness.view.still_s > 0.5
+    paused[0] = False
+    p.process(1.0, card)
+    assert p.tracker is not tracker and not p.tracker.flipped and p.discard_roi is None

@@ -19,9 +19,10 @@ Photos live in DATA/teach/DECK/CARD/N.jpg, the layout `tableref teach --from` re
 begun here can be finished or corrected from the command line, and each is written atomically.
 
 Taking on settle is driven by the page: it polls teach-view and posts a take once per rest that
-has been still SETTLE_S (vision/track/still.py numbers the rests). The server keeps no loop and
-no mode, so a closed page takes nothing more; it only remembers the last take (in memory) to show
-its face and to refuse the same card, still lying there, as the next card's photo.
+has been still SETTLE_S (vision/track/still.py numbers the rests). The server keeps no loop, so a
+closed page takes nothing more; it remembers the last take (in memory) to show its face and to
+refuse the same card, still lying there, as the next card's photo, and each poll holds the table's
+camera off the game for HOLD_S (the cards laid to teach are no plays), which a closed page lets lapse.
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ teach_api = Blueprint("teach_api", __name__, url_prefix="/api")
 
 SETTLE_S = 0.5        # the view still this long (seconds of the camera's clock): the card rests
 SAME_CARD = 0.02      # under this share of the outline changed since the last take: the same card
+HOLD_S = 3.0          # the camera reads no plays this long after the page's last look (page polls ~7/s)
 _lock = threading.Lock()     # one take or retake at a time: photo numbers and the memory stay whole
 
 
@@ -158,6 +160,13 @@ def _same_card(last: LastTake | None, frame: np.ndarray, quad: np.ndarray) -> bo
     return float(changed[inside > 0].mean()) < SAME_CARD if inside.any() else False
 
 
+def _hold(table) -> None:
+    """While the page teaches, the cards laid are no plays of the table's game (web/camera.py)."""
+    hold = getattr(table.camera, "hold_for_teaching", None)
+    if callable(hold):
+        hold(HOLD_S)
+
+
 def _store(deck_id: str, card: str, frame: np.ndarray) -> int:
     """Writes the photo as DATA/teach/DECK/CARD/N.jpg (whole or not at all); returns N."""
     import cv2
@@ -180,6 +189,7 @@ def teach_view(table_id: str):
         return problem
     if not token_ok():
         return unauthorized()
+    _hold(table)
     view = getattr(getattr(_pipeline(table), "stillness", None), "view", None)
     if view is None or view.image is None:
         return jsonify(camera=False, frames=0, rest=0, still_s=0.0, settled=False, settle_s=SETTLE_S)
@@ -195,6 +205,7 @@ def teach_take(table_id: str, card: str):
     rest, problem = _take_request()
     if problem:
         return problem
+    _hold(table)
     pipeline = _pipeline(table)
     frame, problem = _frame_for(pipeline, rest)
     if problem:

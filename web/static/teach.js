@@ -1,7 +1,8 @@
 // "Teach this deck" (issue 15): the next card to lay down, progress n of N, take (by itself once the
 // card rests, or by hand), the card as taken, retake, skip, finish. The work is done by the JSON API
 // of web/teach_api.py; this page only asks and shows. Taking on settle is this page's loop: it polls
-// the camera's view and takes once per rest, so a closed page takes nothing more.
+// the camera's view and takes once per rest, so a closed page takes nothing more (and, its polls
+// stopped, lets the table's camera watch the game again).
 "use strict";
 const TABLE = document.body.dataset.table;
 const base = `/api/tables/${encodeURIComponent(TABLE)}`;
@@ -124,7 +125,7 @@ async function watch() {
   if (!r.ok) { $("teach-camera").textContent = r.status === 401 ? "needs the host token" : `camera: ${r.status}`; return; }
   const v = await r.json();
   $("teach-camera").textContent = cameraLine(v);
-  if (v.settled && v.rest !== tried && !busy) {
+  if ($("teach-auto").checked && v.settled && v.rest !== tried && !busy) {
     tried = v.rest;
     await take(v.rest);
   }
@@ -132,7 +133,8 @@ async function watch() {
 
 async function loop() {
   try {
-    if ($("teach-auto").checked && current && HostToken.get()) await watch();
+    // polled with auto off too: it shows the view's state and keeps the camera off the game (teach-view)
+    if (current && HostToken.get()) await watch();
   } catch (e) {
     $("teach-camera").textContent = "the server cannot be reached";
   } finally {
