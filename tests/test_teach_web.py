@@ -1,10 +1,13 @@
 """Teaching a deck from the table's camera over the API (issue 15): each card taken from the
 camera's latest frame for a named card id, progress n of N, a retake, photos kept in the data
-folder in `tableref teach`'s layout, and the finish writing DATA/taught/DECK.npz. The camera is
-stood in for by a pipeline holding a rendered photo as its latest frame."""
+folder in `tableref teach`'s layout, and the finish writing DATA/taught/DECK.npz; taking on settle
+(teach-view's rests, a take for a rest) and the card as taken (face.jpg). The camera is stood in
+for by a pipeline holding a rendered photo as its latest frame, and a real StillWatch fed by hand."""
+import numpy as np
 import pytest
 
 from vision.synth.photo import print_photos
+from vision.track.still import StillWatch
 from web.app import create_app
 
 TOKEN = "s3cret-token-for-teach"
@@ -19,6 +22,24 @@ class StandInCamera:
         self.pipeline = type("P", (), {})()
         self.pipeline.recognizer = Recognizer("dino2", text=False)
         self.pipeline.latest_frame = None
+        self.pipeline.stillness = StillWatch()
+        self.t = 0.0
+
+    def show(self, frame, moving=False, seconds=0.0):
+        """The camera sees `frame` (moving: as it lands), then `seconds` more of it, still."""
+        self.t += 0.1
+        self.pipeline.latest_frame = frame
+        self.pipeline.stillness.update(self.t, moving, frame)
+        if moving:                      # the first still frame after it begins the rest
+            self.t += 0.1
+            self.pipeline.stillness.update(self.t, False, frame)
+        if seconds:
+            self.t += seconds
+            self.pipeline.stillness.update(self.t, False, frame)
+        return self.pipeline.stillness.view.rest
+
+    def hold_for_teaching(self, seconds):
+        self.held = seconds
 
     def stop(self):
         pass
@@ -74,3 +95,148 @@ def test_teaching_needs_the_host_token_a_card_of_the_deck_and_one_card_in_view(t
     assert not (data / "teach" / "dino2" / "red-dingbat").exists() or not list((data / "teach" / "dino2" / "red-dingbat").iterdir())
     r = c.post("/api/tables/main/teach-finish", headers=AUTH)
     assert r.status_code == 409 and not (data / "taught" / "dino2.npz").exists()
+
+
+def photos_of(*cards, seed=11, size=(640, 480)):
+    return {cid: img for cid, _, img, _ in print_photos("dino2", list(cards), 1, seed=seed, held=0.0,
+                                                         strength=0.4, size=size)}
+
+
+def auto_take(c, card, rest):
+    return c.post(f"/api/tables/main/teach/{card}", json={"rest": rest}, headers=AUTH)
+
+
+def stored(data, card):
+    folder = data / "teach" / "dino2" / card
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_teach_view_reports_the_rest_and_when_it_has_settled(table):
+    c, t, _ = table
+    assert c.get("/api/tables/main/teach-view").status_code == 401
+    assert c.get("/api/tables/main/teach-view", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert c.get("/api/tables/nope/teach-view", headers=AUTH).status_code == 404
+    assert not hasattr(t.camera, "held")                 # refused polls hold nothing
+    v = c.get("/api/tables/main/teach-view", headers=AUTH).get_json()
+    assert v["camera"] is False and v["settled"] is False and v["rest"] == 0
+    assert t.camera.held > 1                             # the page's poll keeps the camera off the game
+    shot = photos_of("red-dingbat")["red-dingbat"]
+    rest = t.camera.show(shot, moving=True)
+    v = c.get("/api/tables/main/teach-view", headers=AUTH).get_json()
+    assert v["camera"] is True and v["frames"] == 2 and v["settled"] is False and v["still_s"] == 0.0
+    rest = t.camera.show(shot, seconds=0.2)          # 0.1 s a frame, then 0.2 s more: 0.3 s still
+    v = c.get("/api/tables/main/teach-view", headers=AUTH).get_json()
+    assert v["rest"] == rest == 1 and v["settled"] is False and v["still_s"] == pytest.approx(0.3)
+    t.camera.show(shot, seconds=0.3)
+    v = c.get("/api/tables/main/teach-view", headers=AUTH).get_json()
+    assert v["settled"] is True and v["still_s"] >= v["settle_s"] == 0.5 and v["rest"] == 1
+
+
+def test_a_card_is_taken_on_settle_once_until_it_is_lifted(table):
+    c, t, data = table
+    shots = photos_of("red-dingbat", "red-whale-rabbit")
+    empty = np.full((480, 640, 3), 60, np.uint8)
+    rest = t.camera.show(shots["red-dingbat"], moving=True, seconds=0.2)
+    r = auto_take(c, "red-dingbat", rest)                  # not settled yet
+    assert r.status_code == 409 and r.get_json()["why"] == "moved" and stored(data, "red-dingbat") == []
+    t.camera.show(shots["red-dingbat"], seconds=0.4)
+    assert auto_take(c, "red-dingbat", rest + 1).get_json()["why"] == "moved"   # a rest not yet begun
+    r = auto_take(c, "red-dingbat", rest)
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["photo"] == 1 and body["rest"] == rest and body["done"] == 1 and body["next"] == "red-whale-rabbit"
+    # the same card lying there: not the next card's photo, whether in the same rest or after a hand passed over it
+    r = auto_take(c, "red-whale-rabbit", rest)
+    assert r.status_code == 409 and r.get_json()["why"] == "same" and "red-dingbat" in r.get_json()["error"]
+    rest = t.camera.show(shots["red-dingbat"], moving=True, seconds=0.6)
+    r = auto_take(c, "red-whale-rabbit", rest)
+    assert r.status_code == 409 and r.get_json()["why"] == "same"
+    # lifted: the empty table's rest takes nothing and says so
+    rest = t.camera.show(empty, moving=True, seconds=0.6)
+    r = auto_take(c, "red-whale-rabbit", rest)
+    assert r.status_code == 409 and r.get_json()["why"] == "no_card"
+    assert "no card in view: lay red-whale-rabbit alone" in r.get_json()["error"]
+    # the next card laid: taken
+    rest = t.camera.show(shots["red-whale-rabbit"], moving=True, seconds=0.6)
+    r = auto_take(c, "red-whale-rabbit", rest)
+    assert r.status_code == 200 and r.get_json()["done"] == 2
+    assert stored(data, "red-dingbat") == ["1.jpg"] and stored(data, "red-whale-rabbit") == ["1.jpg"]
+    # by hand, the host may take the same card again on purpose: a second photo
+    r = c.post("/api/tables/main/teach/red-whale-rabbit", headers=AUTH)
+    assert r.status_code == 200 and r.get_json()["photos"]["red-whale-rabbit"] == 2
+
+
+def test_two_cards_in_view_are_not_taken(table):
+    c, t, data = table
+    halves = photos_of("red-dingbat", "blue-chill", seed=5, size=(320, 480))
+    two = np.hstack([halves["red-dingbat"], halves["blue-chill"]])
+    rest = t.camera.show(two, moving=True, seconds=0.6)
+    r = auto_take(c, "red-dingbat", rest)
+    assert r.status_code == 409 and r.get_json()["why"] == "several"
+    assert "2 cards in view" in r.get_json()["error"] and stored(data, "red-dingbat") == []
+
+
+def test_after_a_retake_the_same_card_laid_again_is_taken(table):
+    c, t, data = table
+    shot = photos_of("red-dingbat")["red-dingbat"]
+    rest = t.camera.show(shot, moving=True, seconds=0.6)
+    assert auto_take(c, "red-dingbat", rest).status_code == 200
+    assert c.delete("/api/tables/main/teach/red-dingbat", headers=AUTH).get_json()["done"] == 0
+    rest = t.camera.show(shot, moving=True, seconds=0.6)      # lifted and laid where it was
+    r = auto_take(c, "red-dingbat", rest)
+    assert r.status_code == 200 and r.get_json()["photo"] == 1 and stored(data, "red-dingbat") == ["1.jpg"]
+
+
+def test_a_take_on_settle_refuses_bad_requests_and_changes_nothing(table):
+    c, t, data = table
+    rest = t.camera.show(photos_of("red-dingbat")["red-dingbat"], moving=True, seconds=0.6)
+    assert c.post("/api/tables/main/teach/red-dingbat", json={"rest": rest}).status_code == 401
+    assert c.post("/api/tables/nope/teach/red-dingbat", json={"rest": rest}, headers=AUTH).status_code == 404
+    assert c.post("/api/tables/main/teach/red-7", json={"rest": rest}, headers=AUTH).status_code == 404
+    for body in ({"rest": "1"}, {"rest": 0}, {"rest": True}, {"rest": 1.0}, {}, {"rest": rest, "card": "x"}, [rest]):
+        r = c.post("/api/tables/main/teach/red-dingbat", json=body, headers=AUTH)
+        assert r.status_code == 400, body
+    r = c.post("/api/tables/main/teach/red-dingbat", data="{rest:", content_type="application/json", headers=AUTH)
+    assert r.status_code == 400
+    r = c.post("/api/tables/main/teach/red-dingbat", data="rest=1", content_type="text/plain", headers=AUTH)
+    assert r.status_code == 415
+    assert stored(data, "red-dingbat") == []
+
+
+def test_no_camera_no_take_on_settle():
+    from web.app import create_app as make
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        app = make({"DATA_DIR": d, "HOST_TOKEN": TOKEN, "HEARTBEAT_S": 0.2})
+        c = app.test_client()
+        assert c.post("/api/tables/main/events", json=SETUP, headers=AUTH).status_code == 200
+        try:
+            assert c.get("/api/tables/main/teach-view", headers=AUTH).get_json()["camera"] is False
+            r = auto_take(c, "red-dingbat", 1)
+            assert r.status_code == 409 and r.get_json()["why"] == "no_picture"
+        finally:
+            app.extensions["tableref"].shutdown()
+
+
+def test_the_card_as_taken_is_shown_straightened(table):
+    import cv2
+    c, t, data = table
+    url = "/api/tables/main/teach/red-dingbat/face.jpg"
+    assert c.get(url).status_code == 401
+    assert c.get("/api/tables/nope/teach/red-dingbat/face.jpg", headers=AUTH).status_code == 404
+    assert c.get("/api/tables/main/teach/red-7/face.jpg", headers=AUTH).status_code == 404
+    r = c.get(url, headers=AUTH)
+    assert r.status_code == 404 and "no photo" in r.get_json()["error"]
+    shots = photos_of("red-dingbat", "blue-chill")
+    rest = t.camera.show(shots["red-dingbat"], moving=True, seconds=0.6)
+    assert auto_take(c, "red-dingbat", rest).status_code == 200
+    r = c.get(url, headers=AUTH)
+    assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.headers["Cache-Control"] == "no-store"
+    face = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert face.shape[0] > face.shape[1]                  # a card, upright, not the 640x480 photo
+    # a second photo then its retake: the first photo's face is found again from the stored file
+    rest = t.camera.show(shots["blue-chill"], moving=True, seconds=0.6)
+    assert c.post("/api/tables/main/teach/red-dingbat", headers=AUTH).status_code == 200   # by hand: photo 2
+    assert c.delete("/api/tables/main/teach/red-dingbat", headers=AUTH).status_code == 200
+    again = cv2.imdecode(np.frombuffer(c.get(url, headers=AUTH).data, np.uint8), cv2.IMREAD_COLOR)
+    assert again.shape == face.shape and np.abs(again.astype(int) - face.astype(int)).mean() < 12

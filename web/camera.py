@@ -124,6 +124,7 @@ class CameraFeed:
         # demo's host (web/demo.py) fills in what the camera missed before the play that shows it
         self.before_event = None
         self.pipeline = None
+        self.teach_until = 0.0                # monotonic time until which the teach page holds the pipeline
         self.state = "starting"
         self.message = f"opening {source}"
         self.events_sent = 0
@@ -161,6 +162,7 @@ class CameraFeed:
                 self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
             self.set_seats(self._seats())
             self.pipeline.doubles_together = True    # a double is one play for the referee
+            self.pipeline.paused = self.teaching     # cards laid to teach the deck are no plays
             self.state, self.message = "running", f"watching {self.source}"
             self.pipeline.run(self._on_event, self.stop_event)
         except Exception as e:
@@ -175,6 +177,14 @@ class CameraFeed:
             self.pipeline.set_reveal(on)
         elif self.pipeline is not None:
             self.pipeline.reveal = on
+
+    def hold_for_teaching(self, seconds: float) -> None:
+        """The host's teach page is open: the pipeline reads no plays for `seconds` more. The page
+        renews it as it polls, so a closed page lets the camera watch the game again."""
+        self.teach_until = time.monotonic() + seconds
+
+    def teaching(self) -> bool:
+        return time.monotonic() < self.teach_until
 
     def set_seats(self, seats: dict[str, float]) -> None:
         """The seats the pipeline names hands by (the host marked or cleared them)."""
@@ -270,6 +280,8 @@ class CameraFeed:
         if state == "running" and pipeline_status and pipeline_status.get("state") in ("reconnecting", "error"):
             # A camera that is not there (or dropped out) is retried; say so rather than "running".
             state, message = pipeline_status["state"], pipeline_status.get("message", message)
+        elif state == "running" and self.teaching():
+            message = f"{message}; no plays read while the host teaches the deck (Teach this deck is open)"
         source = getattr(self.pipeline, "source", None)
         frames = ({"read": source.frames_read, "dropped": source.frames_dropped}
                   if isinstance(source, LiveVideo) else None)
@@ -282,7 +294,7 @@ class CameraFeed:
                 "pipeline": pipeline_status, "frames": frames,
                 "events_sent": self.events_sent, "last_event": self.last_event,
                 "last_result": self.last_reason, "recent": list(self.recent),
-                "has_frame": self.latest_jpeg is not None}
+                "has_frame": self.latest_jpeg is not None, "teaching": self.teaching()}
 
     def frames(self, stopping: threading.Event, interval: float = 0.1):
         """multipart/x-mixed-replace parts, one per new frame, until the server stops."""

@@ -36,6 +36,7 @@ from .hands import HandWatch
 from .fan import cards_in_change, unexplained
 from .seats import edge_point
 from .stack import top_first
+from .still import StillWatch
 from .tracker import Observation, PileTracker, Seen
 
 MOTION_DIFF = 18          # grey-level change that counts as motion (at 1/4 scale, after blur)
@@ -69,6 +70,11 @@ class TablePipeline:
         self._overlay: list = []
         self._reference: np.ndarray | None = None
         self.hands = HandWatch()
+        self.stillness = StillWatch()   # the whole view's rests: "Teach this deck" takes a card on one
+        # () -> True while the host teaches a deck (web/camera.py): the cards laid are no plays, so
+        # the pile is not read, and it is looked at afresh afterwards
+        self.paused = lambda: False
+        self._was_paused = False
         # {seat name: border position} (vision/track/seats.py); the web sets it when seats are marked
         self.seats: dict[str, float] = dict(seats or {})
         # cards that settle together go out as one play (a double, as the referee takes it); the
@@ -89,8 +95,14 @@ class TablePipeline:
         motion = None if self._prev_small is None else cv2.absdiff(small, self._prev_small) > MOTION_DIFF
         self._prev_small = small
         events: list[dict] = []
+        still = motion is None or float(motion.mean()) <= MOTION_FRAC
+        self.stillness.update(t, not still, frame)
+        if self.paused():
+            self._was_paused = True
+            return events
+        if self._was_paused:
+            self._fresh_pile()
         if not self.reveal:
-            still = motion is None or float(motion.mean()) <= MOTION_FRAC
             roi = None if self.discard_roi is None else tuple(v // 4 for v in self.discard_roi)
             self.hands.update(t, small_bgr, still, roi)
         if motion is None:
@@ -120,6 +132,16 @@ class TablePipeline:
             self.discard_roi = _around(np.array(out[0]["polygon"]), frame.shape, 1.0)
         events += self._who_played(out)
         return events
+
+    def _fresh_pile(self) -> None:
+        """The pile looked at as by a pipeline just started: what was laid while paused (cards shown
+        to teach a deck) is no play, and the pile may have changed meanwhile."""
+        self._was_paused = False
+        self.tracker = PileTracker(settle_s=self.tracker.settle_s, confirm=self.tracker.confirm)
+        self._reference, self._rest_quads, self._doubt, self._overlay = None, None, None, []
+        if self._auto_discard:
+            self.discard_roi = None
+        self.hands.reset()
 
     def _who_played(self, out: list[dict]) -> list[dict]:
         """The settled events with the seat that brought the cards (vision/track/hands.py). The
