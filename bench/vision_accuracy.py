@@ -216,9 +216,10 @@ def synthetic(rec: Recognizer, n: int, seed: int, cell: str = "synthetic cut-out
 
 # ---------------------------------------------------------------- 5. leave one print out
 
-def lopo(models: Path, n: int, seed: int) -> tuple[list[dict], str | None]:
+def lopo(models: Path, n: int, seed: int, use_net: bool = True) -> tuple[list[dict], str | None]:
     """For each print family P of vision.art.style.PRINTS: the symbol model trained without P
-    (models/ono-symbols-without-P.npz) on n renders of P seen through camera_view."""
+    (models/ono-symbols-without-P.npz, with the symbol network ono-symbols-net-without-P.onnx
+    where there is one) on n renders of P seen through camera_view."""
     try:
         from vision.art.style import PRINTS, random_style
     except ImportError:
@@ -230,7 +231,10 @@ def lopo(models: Path, n: int, seed: int) -> tuple[list[dict], str | None]:
         if not path.is_file():
             notes.append(f"{path.name} missing (bench/train_lopo.sh {models})")
             continue
-        rec = Recognizer("ono", model_path=path, locator="contour")
+        # the symbol network left without P too when there is one (else the HOG classifier alone:
+        # the committed network has seen P)
+        net = models / f"ono-symbols-net-without-{P}.onnx"
+        rec = Recognizer("ono", model_path=path, locator="contour", net_path=net if net.is_file() and use_net else False)
         ids = list(rec.deck.cards)
         rng, prng = np.random.default_rng(seed), random.Random(seed)
         for i in range(n):
@@ -294,14 +298,23 @@ def main(argv=None) -> int:
     ap.add_argument("--dump", metavar="FILE.jsonl", help="one JSON line per read image, to study the failures")
     ap.add_argument("--locator", default="detector", choices=("detector", "contour"))
     ap.add_argument("--symbols", help="a symbol model to measure instead of the committed one")
+    ap.add_argument("--net", help="a symbol network (.onnx) to measure instead of the committed one")
+    ap.add_argument("--net-weight", type=float, default=None,
+                    help="the network's exponent in the two readers' product (vision/read/net.py NET_WEIGHT)")
+    ap.add_argument("--no-net", action="store_true",
+                    help="the HOG symbol classifier alone, without the symbol network (the peer)")
     args = ap.parse_args(argv)
     groups = [g for g in args.cells.split(",") if g]
     unknown = set(groups) - set(GROUPS)
     if unknown:
         ap.error(f"unknown cells {', '.join(sorted(unknown))}; choose from {', '.join(GROUPS)}")
     uno_family = args.deck in ("uno", "ono")
-    rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator)
-    res = {"model": rec.model.meta, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
+    net = False if args.no_net else args.net
+    if args.net_weight is not None:
+        import vision.read.net
+        vision.read.net.NET_WEIGHT = args.net_weight
+    rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator, net_path=net)
+    res = {"model": rec.model.meta, "net": rec.net.meta if rec.net else None, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
            "targets": {"top1_min": vc.TARGET_TOP1, "wrong_but_sure_max": vc.TARGET_WBS}, "quick": args.quick,
            "seconds": {}, "notes": []}
     res["vision_tree"] = vision_tree()
@@ -339,11 +352,12 @@ def main(argv=None) -> int:
             res["demo"] = info
     if "synthetic" in groups:
         n = args.synthetic if args.synthetic is not None else (280 if args.quick else 1120)
-        srec = rec if not uno_family or args.deck == "ono" else Recognizer("ono", model_path=args.symbols, locator="contour")
+        srec = rec if not uno_family or args.deck == "ono" else Recognizer("ono", model_path=args.symbols, locator="contour", net_path=net)
         if n:
             items += timed("synthetic", synthetic, srec, n, args.seed)
     if "lopo" in groups and args.lopo:
-        got, note = timed("lopo", lopo, Path(args.lopo), args.lopo_n // (4 if args.quick else 1), args.seed)
+        got, note = timed("lopo", lopo, Path(args.lopo), args.lopo_n // (4 if args.quick else 1), args.seed,
+                          not args.no_net)
         items += got
         if note:
             res["notes"].append("lopo: " + note)

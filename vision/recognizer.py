@@ -12,7 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .read.symbols import OTHER, SymbolModel, features
+from .read.net import SymbolNet, agree
+from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import colour_votes, four_colour_area, palette_for
 from .read.fuse import four_colour_evidence, fuse
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
@@ -25,6 +26,8 @@ from .rectify import warp_card
 
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
                   "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
+# the symbol network beside the HOG classifier (vision/read/net.py): for the decks of many prints
+NET_FOR_DECK = {"uno": "uno-symbols-net.onnx", "ono": "uno-symbols-net.onnx"}
 HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
 TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for the text reader
@@ -79,7 +82,8 @@ class Recognizer:
     default: it holds on light and patterned tables where a white border does not stand out."""
 
     def __init__(self, deck: str, model_path: str | Path | None = None, locator: str = "detector",
-                 detector_path: str | Path | None = None, text: bool | None = None, taught=None):
+                 detector_path: str | Path | None = None, text: bool | None = None, taught=None,
+                 net_path: str | Path | None | bool = None):
         from referee import load_deck
         self.deck = load_deck(deck)  # KeyError with the deck list for an unknown deck
         if model_path is None:
@@ -88,6 +92,12 @@ class Recognizer:
                                f"{', '.join(sorted(MODEL_FOR_DECK))}")
             model_path = models_dir() / MODEL_FOR_DECK[deck]
         self.model = load_symbol_model(model_path)
+        # a second symbol reader for the decks of many prints (models/ or `net_path`; False: none)
+        self.net = None
+        if net_path is None and deck in NET_FOR_DECK:
+            net_path = models_dir() / NET_FOR_DECK[deck]
+        if net_path:
+            self.net = SymbolNet(net_path)
         if locator not in LOCATORS:
             raise ValueError(f"unknown locator {locator!r}; one of {', '.join(LOCATORS)}")
         self.locator = locator
@@ -121,7 +131,11 @@ class Recognizer:
         larger from the frame, for the text reader (else it reads `card_bgr` itself); `quad`: where
         it lies in the frame (a card at the same place that looks the same is not read again)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
-        p = self.model.proba(np.stack([features(card_bgr), features(card_bgr[::-1, ::-1])])).mean(axis=0)
+        g = glyph_image(card_bgr)
+        both = np.stack([g, g[::-1, ::-1]])
+        p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
+        if self.net is not None:   # the network's view of the same glyph: sure only where both agree
+            p = agree(self.model.classes, p, self.net.classes, self.net.proba(both).mean(axis=0))
         if self.text_reader is not None:
             source = card_bgr if text_card is None else text_card
             # the card's width in the picture it was read from: small text says little

@@ -60,7 +60,11 @@ def glyph_image(card_bgr: np.ndarray) -> np.ndarray:
 
 def features(card_bgr: np.ndarray) -> np.ndarray:
     """HOG of the whole glyph plus a finer HOG of its centre (where the big symbol is)."""
-    g = glyph_image(card_bgr)
+    return glyph_features(glyph_image(card_bgr))
+
+
+def glyph_features(g: np.ndarray) -> np.ndarray:
+    """features() of a glyph already made by glyph_image."""
     centre = cv2.resize(g[24:72, 16:48], (32, 48))
     return np.concatenate([hog(g), hog(centre)]).astype(np.float32)
 

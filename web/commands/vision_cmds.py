@@ -50,6 +50,9 @@ def register(sub) -> None:
     p.add_argument("--detector", action="store_true",
                    help="train the card detector (ultralytics YOLO11n-OBB from its yaml; needs "
                         "pip install -e '.[train]') instead of the symbol classifier")
+    p.add_argument("--net", action="store_true",
+                   help="train the symbol network (a small CNN beside the HOG classifier, uno/ono; needs "
+                        "torch: pip install -e '.[train]') instead of the HOG classifier")
     p.add_argument("--deck", default="uno", help="deck whose art is rendered (uno and ono share one model)")
     p.add_argument("--samples", type=int, default=16000, help="symbol classifier: rendered training samples")
     p.add_argument("--epochs", type=int, default=None, help="training epochs (default 40; detector 15)")
@@ -180,6 +183,8 @@ def run_train(args) -> int:
     from vision.read.train import fit, make_set, select_prints
     if args.detector:
         return _train_detector(args)
+    if args.net:
+        return _train_net(args)
     args.epochs = args.epochs or 40
     deck = load_deck(args.deck)
     try:
@@ -211,6 +216,46 @@ def run_train(args) -> int:
     model = fit(x, y, names, epochs=args.epochs, seed=args.seed, meta=meta)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
+    print(f"wrote {out} in {time.time() - t0:.0f} s")
+    return 0
+
+
+def _train_net(args) -> int:
+    """The symbol network (vision/read/net.py): glyphs rendered in two processes, then PyTorch on
+    the CPU, exported to ONNX."""
+    import time
+    from pathlib import Path
+    try:
+        import torch  # noqa: F401
+        import onnx  # noqa: F401
+    except ImportError:
+        print("tableref train --net needs torch and onnx: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from vision.art import UNO_FAMILY
+    from vision.read.train import select_prints
+    from vision.read.train_net import export, fit, render_set
+    from vision.recognizer import NET_FOR_DECK
+    if args.deck not in UNO_FAMILY:
+        print(f"tableref: the symbol network is for the {'/'.join(UNO_FAMILY)} art", file=sys.stderr)
+        return 2
+    epochs = args.epochs or 8
+    if args.samples < 100 or epochs < 1:
+        print("tableref: need --samples >= 100 and --epochs >= 1", file=sys.stderr)
+        return 2
+    try:
+        prints = select_prints(args.prints, ())
+        select_prints(None, args.exclude_print)        # the names are checked before rendering
+    except ValueError as e:
+        print(f"tableref: {e}", file=sys.stderr)
+        return 2
+    from vision.errors import BUNDLED as MODELS
+    out = Path(args.out) if args.out else MODELS / NET_FOR_DECK[args.deck]
+    t0 = time.time()
+    print(f"rendering {args.samples} glyphs of deck {args.deck} (seed {args.seed})", flush=True)
+    data = render_set(args.deck, args.samples, args.seed, prints=prints)
+    net, meta = fit(data, epochs, seed=args.seed, exclude=args.exclude_print)
+    meta.update(deck=args.deck, command="tableref train " + " ".join(sys.argv[2:]))
+    export(net, meta, out)
     print(f"wrote {out} in {time.time() - t0:.0f} s")
     return 0
 

@@ -1,0 +1,134 @@
+"""The symbol network (vision/read/net.py) beside the HOG classifier: the committed model reads the
+symbols of every print family, the two readers' product is sure only where they agree, and a
+missing or damaged network file is a clear error when the recognizer starts."""
+import numpy as np
+import pytest
+
+from referee import load_deck
+from vision.art import render_card
+from vision.art.style import PRINTS, print_style
+from vision.errors import ModelError, models_dir
+from vision.read.net import FLOOR, SymbolNet, agree
+from vision.read.symbols import glyph_image
+from vision.recognizer import NET_FOR_DECK, Recognizer
+
+DECK = load_deck("ono")
+SYMBOLS = [str(d) for d in range(10)] + ["skip", "reverse", "draw2", "wild", "wild-draw4"]
+
+
+def sure_of(symbol, p=0.99, classes=SYMBOLS):
+    out = np.full(len(classes), (1 - p) / (len(classes) - 1))
+    out[classes.index(symbol)] = p
+    return out
+
+
+def test_the_network_leads_and_a_disagreement_costs_belief():
+    # by hand at weight 0.8: floored 0.99 -> 0.9715, floored 0.01/14 -> 0.00203; the +2 gets
+    # 0.00203^0.2 x 0.9715^0.8 = 0.283 against 0.0070 for the 7 and 13 x 0.00203 for the rest: 0.894
+    b = agree(SYMBOLS, sure_of("7"), SYMBOLS, sure_of("draw2"), weight=0.8)
+    assert SYMBOLS[int(b.argmax())] == "draw2"
+    assert b.max() == pytest.approx(0.894, abs=0.002)
+    both = agree(SYMBOLS, sure_of("draw2"), SYMBOLS, sure_of("draw2"), weight=0.8)
+    assert both.max() > b.max() + 0.05
+
+
+def test_equal_weights_and_a_disagreement_give_an_unsure_belief():
+    # HOG sure of a 7, the network sure of a +2, equal weights: by hand, the product of the two
+    # floored distributions is symmetric between 7 and draw2, so each has under half of the belief
+    b = agree(SYMBOLS, sure_of("7"), SYMBOLS, sure_of("draw2"), weight=0.5)
+    assert b.sum() == pytest.approx(1.0)
+    assert b[SYMBOLS.index("7")] == pytest.approx(b[SYMBOLS.index("draw2")])
+    assert b.max() < 0.5
+
+
+def test_two_readers_that_agree_stay_sure():
+    b = agree(SYMBOLS, sure_of("reverse", 0.9), SYMBOLS, sure_of("reverse", 0.95))
+    assert SYMBOLS[int(b.argmax())] == "reverse" and b.max() > 0.9
+
+
+def test_a_network_with_its_classes_in_another_order_is_matched_by_name():
+    net_classes = list(reversed(SYMBOLS))
+    b = agree(SYMBOLS, sure_of("skip", 0.9), net_classes, sure_of("skip", 0.9, net_classes))
+    assert SYMBOLS[int(b.argmax())] == "skip"
+
+
+def test_one_readers_zero_does_not_veto_the_other():
+    # the network gives the true symbol exactly 0: the floor keeps the product from being 0
+    p_net = np.zeros(len(SYMBOLS))
+    p_net[SYMBOLS.index("1")] = 1.0
+    b = agree(SYMBOLS, sure_of("7"), SYMBOLS, p_net)
+    assert b[SYMBOLS.index("7")] > FLOOR / len(SYMBOLS)
+
+
+@pytest.fixture(scope="module")
+def net():
+    return SymbolNet(models_dir() / NET_FOR_DECK["uno"])
+
+
+def test_the_committed_network_knows_the_uno_symbols(net):
+    assert sorted(net.classes) == sorted(SYMBOLS)
+    assert net.meta["input"] == [96, 64] and net.meta["samples"] > 0
+
+
+@pytest.mark.parametrize("family", PRINTS)
+def test_the_committed_network_reads_each_familys_own_look(net, family):
+    """Each family's clean look (print_style), every symbol, red and blue (wilds once): the
+    rectified card as the warp gives it, in both orientations. The truth is the card we drew."""
+    style = print_style(family)
+    cards = [f"{c}-{s}" for s in SYMBOLS[:13] for c in ("red", "blue")] + ["wild", "wild-draw4"]
+    wrong = []
+    for cid in cards:
+        face = render_card(cid, "ono", style=style, size=(112, 174))[..., 2::-1]   # RGBA -> BGR
+        g = glyph_image(np.ascontiguousarray(face))
+        p = net.proba(np.stack([g, g[::-1, ::-1]]))
+        for k, row in enumerate(p):
+            got = net.classes[int(row.argmax())]
+            if got != DECK.cards[cid].symbol:
+                wrong.append((cid, "upside down" if k else "upright", got))
+    assert len(wrong) <= 1, wrong
+
+
+def test_the_recognizer_uses_the_network_for_the_uno_family_only():
+    assert Recognizer("ono", locator="contour").net is not None
+    assert Recognizer("ono", locator="contour", net_path=False).net is None
+    assert Recognizer("dino2", locator="contour").net is None
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_missing_or_damaged_network_is_a_clear_error(tmp_path, damage):
+    path = tmp_path / "uno-symbols-net.onnx"
+    if damage == "corrupt":
+        path.write_bytes((models_dir() / NET_FOR_DECK["uno"]).read_bytes()[:3000])
+    with pytest.raises(ModelError, match="symbol network"):
+        Recognizer("ono", locator="contour", net_path=path)
+
+
+def test_train_net_renders_trains_and_exports_a_network_the_recognizer_loads(tmp_path):
+    """The command line end to end on a tiny set: what it writes is a network of the 15 symbols
+    that the recognizer takes as its second reader."""
+    import subprocess
+    import sys
+    out = tmp_path / "net.onnx"
+    r = subprocess.run([sys.executable, "-m", "web", "train", "--net", "--deck", "ono", "--samples", "200",
+                        "--epochs", "1", "--exclude-print", "knockoff", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    net = SymbolNet(out)
+    assert sorted(net.classes) == sorted(SYMBOLS)
+    assert net.meta["excluded_prints"] == ["knockoff"] and net.meta["samples"] < 200
+    assert Recognizer("ono", locator="contour", net_path=out).net.classes == net.classes
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--deck", "dino2"], "uno/ono"),
+    (["--exclude-print", "no-such-print"], "no-such-print"),
+    (["--samples", "5"], "--samples"),
+])
+def test_train_net_refuses_bad_arguments_before_rendering(tmp_path, argv, says):
+    import subprocess
+    import sys
+    out = tmp_path / "net.onnx"
+    r = subprocess.run([sys.executable, "-m", "web", "train", "--net", *argv, "--out", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
