@@ -50,9 +50,11 @@ def test_the_top_card_of_a_pile_is_outlined_not_the_pile(angle):
     box = rough_box(truth, turn=6.0)
     quad = field_outline(img, box)
     assert quad is not None and quad_iou(quad, truth) > 0.88
-    edges = _best_outline(img, box, 0.9)           # a white-border contour takes in the card below
+    # the edges' best: a white-border contour that takes in the card below, or the rough box itself
+    # (its margin bands moved inwards to find the margin, so it verifies, less well)
+    edges = _best_outline(img, box, 0.9)
     (ok, score, _), outline, _ = _field_or(img, (box, "card", 0.9), edges)
-    assert ok and quad_iou(outline, truth) > 0.85 > quad_iou(edges[1], truth)
+    assert ok and quad_iou(outline, truth) > 0.9 > quad_iou(edges[1], truth)
 
 
 def test_no_field_no_outline():

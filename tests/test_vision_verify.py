@@ -64,3 +64,32 @@ def test_a_card_mostly_off_the_picture_is_refused():
     img, quad = _card_at(-100, 5)           # a third of it out
     v = verify_quad(img, quad)
     assert not v.ok and "runs off the picture" in v.reason
+
+
+def _grown(quad: np.ndarray, px: float) -> np.ndarray:
+    """The quad moved outwards by `px` pixels on every side (an axis-aligned quad)."""
+    return quad + np.float32([[-px, -px], [px, -px], [px, px], [-px, px]])
+
+
+def _red_7_on_table() -> np.ndarray:
+    return _on_table(render_card("red-7", "uno", rng=random.Random(3), size=(112, 174)))
+
+
+def test_an_outline_a_few_pixels_outside_the_card_still_finds_its_margin(monkeypatch):
+    # a box from a coarse look, or a blurred edge, puts the outline 4 px (3.5% of the width)
+    # outside the card: the band just inside that outline lies half on the table
+    img, quad = _red_7_on_table(), _grown(QUAD, 4)
+    v = verify_quad(img, quad)
+    assert v.ok, v.reason
+    # why: a band that may not move inwards finds the table there, not the margin
+    import vision.locate.verify as verify
+    monkeypatch.setattr(verify, "BAND_SHIFTS", 0)
+    assert not verify_quad(img, quad).ok
+
+
+def test_an_outline_round_the_coloured_field_is_no_card_however_the_band_moves():
+    # 12 px (11% of the width) inside the card's edge: round its red field, inside the margin
+    img = _red_7_on_table()
+    v = verify_quad(img, _grown(QUAD, -12))
+    assert not v.ok and "no white margin" in v.reason
+    assert verify_quad(img, QUAD).ok

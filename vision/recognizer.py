@@ -34,6 +34,7 @@ TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for 
 TEXT_CACHE = 8           # cards whose text evidence is kept (the pile, a few cards around)
 TEXT_SAME = 5.0          # mean level difference of two thumbnails of a card under which it is the same
 TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
+WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" is a wild (UNO family)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
 
@@ -106,6 +107,11 @@ class Recognizer:
             from .locate.detector import CardDetector
             self.detector = CardDetector(detector_path)
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
+        # a UNO family wild draw four is black with four small coloured cards, and the detector may
+        # take it for a back: its four colours cover 0.1-0.2 of it, as some wilds' small ovals do.
+        # No back of the UNO family has all four colours (measured on renders of each deck's backs);
+        # printed decks' backs may cover 0.1 with them, so they keep the stricter share
+        self._wild_coloured = WILD_COLOURED if deck in TEXT_DECKS else 0.25
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
         self.palette = palette_for(deck)  # the deck's colours as hue buckets
         # the printed text (numerals, +2, +4) read by OCR, for the decks that print it: every
@@ -266,7 +272,14 @@ class Recognizer:
             # outlines verify was measured: it misses cards held close, 0.983 -> 0.958 on-black.)
             # Nothing found at all: a card filling the picture, or one too small to be seen.
             more = ((2.0,) if close_ups else ()) + (closer if not first else ())
-        dets = self.detector.detect(bgr, zoom_outs=more, boxes=first)
+        looks = [first] + [self.detector.boxes(bgr, zoom_out=z) for z in more]
+        dets = self.detector.detect(bgr, zoom_outs=(), looks=looks)
+        if close_ups and closer and closer[0] not in more and any(d.kind == "card" and not d.verified for d in dets):
+            # a face found but no outline of it verified: the coarse looks' boxes missed its edge
+            # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
+            # the closer look's boxes are sharper (scenes from above: 0.953 -> 0.969 of cards read)
+            looks.append(self.detector.boxes(bgr, zoom_out=closer[0]))
+            dets = self.detector.detect(bgr, zoom_outs=(), looks=looks)
         if close_ups and not any(d.kind == "card" for d in dets):
             # from farther still when no look found a face (a card filling the picture)
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))
@@ -293,7 +306,7 @@ class Recognizer:
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four
         rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
-        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr)]
+        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_coloured=self._wild_coloured)]
         readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds, bgr)
         return readings, [q for q in backs if all(q is not w for w, _ in wilds)]
 

@@ -25,6 +25,7 @@ MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
 CLASSES = ("card", "back")
 FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too
+FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 FIELD_MAX_SIZE = 0.35  # field outlines for cards whose short side is below this share of the picture's
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 
@@ -116,16 +117,21 @@ class CardDetector:
         return dets
 
     def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True,
-               zoom_outs: tuple[float, ...] = (1.0,), boxes: list | None = None) -> list[Detection]:
+               zoom_outs: tuple[float, ...] = (1.0,), boxes: list | None = None,
+               looks: list[list] | None = None) -> list[Detection]:
         """Cards and backs in the frame. With several `zoom_outs` the detector looks at the frame
         as it is and as if seen from farther away: it learned cards at table-scene sizes, so a
         card held close to the camera is found once the frame is shrunk around it. The boxes of
         one card from several looks are grouped; with `refine`, each box is sharpened onto the
         card's edges and verified (vision/locate/verify.py), and the best verified outline wins.
-        `boxes`: raw boxes of a look already taken, grouped with the others."""
-        raw = list(boxes or []) + [b for z in zoom_outs for b in self.boxes(bgr, conf, zoom_out=z)]
+        `boxes`: raw boxes of a look already taken; `looks`: of several looks already taken (each
+        a list); grouped with the others."""
+        taken = list(looks or []) + ([boxes] if boxes else [])
+        taken += [self.boxes(bgr, conf, zoom_out=z) for z in zoom_outs]
+        raw = [b for look in taken for b in look]
         outlines: dict[bytes, tuple] = {}     # a box's best outline, worked out once
-        found = [self._detection(bgr, g, refine, outlines) for g in group_boxes(raw)]
+        groups = group_boxes(raw, looks=[k for k, look in enumerate(taken) for _ in look])
+        found = [self._detection(bgr, g, refine, outlines) for g in groups]
         dets = [d for d, _ in found]
         # a field outline lying within another card's verified outline is a shape inside that card
         # (its oval, its numeral), not a card: that group keeps its outline from the edges
@@ -193,10 +199,15 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple) -> tuple:
     if best[0][0] and best[0][1] >= SETTLED:
         return best
     quad = field_outline(bgr, box)
-    if quad is None or (best[0][0] and quad_iou(quad, best[1]) >= FIELD_DISAGREES):
+    if quad is None:
         return best
     v = verify_quad(bgr, quad)
-    if v.ok and (not best[0][0] or v.score > best[0][1]):
+    if not v.ok:
+        return best
+    # where the two agree, the field's outline only when it verifies clearly better (the edges'
+    # best is a rough box whose margin bands had to move inwards)
+    agree = best[0][0] and quad_iou(quad, best[1]) >= FIELD_DISAGREES
+    if not best[0][0] or v.score > best[0][1] + (FIELD_BETTER if agree else 0.0):
         return (True, v.score, score), quad, True
     return best
 
@@ -214,18 +225,27 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
     yield box, False
 
 
-def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3) -> list[list[tuple[np.ndarray, str, float]]]:
+def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,
+                looks: list[int] | None = None) -> list[list[tuple[np.ndarray, str, float]]]:
     """Boxes from several looks at one frame grouped by card: each group led by its most confident
     box (whose class, face or back, is the group's), which no other group's leader overlaps by
-    `iou` or more."""
+    `iou` or more. `looks`: the look each box came from; a group takes at most one box of a look,
+    since two boxes that one look's suppression kept apart are two cards (on a pile, the top
+    card's box overlaps the one beneath by a third or more)."""
     groups: list[list[tuple[np.ndarray, str, float]]] = []
-    for b in sorted(boxes, key=lambda b: -b[2]):
-        for g in groups:
-            if quad_iou(b[0], g[0][0]) >= iou:
+    taken: list[set[int]] = []
+    order = sorted(range(len(boxes)), key=lambda i: -boxes[i][2])
+    for i in order:
+        b, look = boxes[i], (looks[i] if looks is not None else None)
+        for g, seen in zip(groups, taken):
+            if quad_iou(b[0], g[0][0]) >= iou and look not in seen:
                 g.append(b)   # its outline may be the better one, whatever it took the card for
+                if look is not None:
+                    seen.add(look)
                 break
         else:
             groups.append([b])
+            taken.append({look} if look is not None else set())
     return groups
 
 

@@ -31,6 +31,12 @@ VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a marg
 ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
 BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the card's width in
                                # from its edge: inside every print's border (5-10% of the width)
+BAND_SHIFTS = 3                # pixels of the warp by which each side's band may move inwards: an outline
+                               # a little outside the card (a blurred edge, the card's thickness seen at a
+                               # slant, a box from a coarse look) still finds the margin just inside it
+SHIFT_GAIN = 0.05              # ... for at least this much more white than where it was
+SHIFT_COST = 0.04              # the score lost per pixel the bands moved on average: a snapped outline
+                               # beats a rough box round the same card, and a rough box is not settled
 MIN_SIDE = 0.55                # each of the two best sides: at least this share of white pixels
 MIN_MARGIN = 0.45              # the whole band: at least this share white (thumbs allowed)
 SMALL_PX, SHARP_PX = 40.0, 100.0   # card short sides (pixels) between which the margin is judged
@@ -65,14 +71,31 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
     """(white share of each side's margin band: top, right, bottom, left; white share inside).
     A band pixel counts when it is white and as bright as the band around it: printed paper is
     even, a knitted sweater or a wood grain that passes for white is not."""
+    sides, _, inner = margin_bands(card_bgr, even_only)
+    return sides, inner
+
+
+def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], list[int], float]:
+    """(white share of each side's band, the pixels each band moved inwards to find it, white
+    share inside): see margin_shares."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= EVEN * max(float(np.percentile(grey, 97)), 40.0)
     white = _white(card_bgr) & even if even_only else _white(card_bgr)
-    a, b = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
-    sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
+    a0, b0 = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
+    best, moved = [0.0] * 4, [0] * 4
+    # each side where its band is whitest: only inwards, so an outline inside the margin (round
+    # the coloured field or the oval) gains nothing, while one a few pixels outside the card does.
+    # A band moves only for a clear gain: a true outline keeps its bands where they are.
+    for k in range(BAND_SHIFTS + 1):
+        a, b = a0 + k, b0 + k
+        sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
+        for i, band in enumerate(sides):
+            share = float(band.mean()) if band.size else 0.0
+            if k == 0 or share > best[i] + SHIFT_GAIN:
+                best[i], moved[i] = share, k
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
-    return [float(s.mean()) if s.size else 0.0 for s in sides], float(inner.mean()) if inner.size else 1.0
+    return best, moved, float(inner.mean()) if inner.size else 1.0
 
 
 def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
@@ -97,7 +120,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
-    sides, inner = margin_shares(card, even_only=short >= SHARP_PX)
+    sides, moved, inner = margin_bands(card, even_only=short >= SHARP_PX)
     best_two = sorted(sides)[-2:]
     margin = float(np.mean(sides))
     if min(best_two) < min_side or margin < min_margin:
@@ -106,5 +129,5 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
         return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
-    score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape)
+    score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved)))
     return Verdict(True, float(np.clip(score, 0.0, 1.0)))
