@@ -131,3 +131,18 @@ def test_a_missing_or_damaged_text_model_is_refused_with_its_name(tmp_path):
     bad.write_bytes(b"not a model")
     with pytest.raises(ModelError, match="cannot be loaded"):
         TextReader(bad)
+
+
+def test_a_clear_numeral_on_a_card_drawn_small_counts_less():
+    # shown hands: OCR read "2" at 0.999 in a 7 drawn 74 pixels wide, both symbol readers saw a 7
+    # (a "5" here: a "2" may also be a "+2" whose plus was missed, which muddles the large card)
+    text = TextEvidence(("5", 0.999), (None, 0.0))
+    small = fuse(SYMBOLS, probs("7", 0.97), text, card_px=74)
+    assert SYMBOLS[int(small.argmax())] == "7"
+    # the same reading on a card 200 pixels wide overrules the classifier, as on a print it has not met
+    large = fuse(SYMBOLS, probs("7", 0.97), text, card_px=200)
+    assert SYMBOLS[int(large.argmax())] == "5"
+    # and at 60 pixels or less it is no evidence: the belief is what silence there gives
+    tiny = fuse(SYMBOLS, probs("7", 0.97), text, card_px=50)
+    silent = fuse(SYMBOLS, probs("7", 0.97), TextEvidence((None, 0.0), (None, 0.0)), card_px=50)
+    assert np.allclose(tiny, silent)

@@ -93,3 +93,14 @@ def test_an_outline_round_the_coloured_field_is_no_card_however_the_band_moves()
     v = verify_quad(img, _grown(QUAD, -12))
     assert not v.ok and "no white margin" in v.reason
     assert verify_quad(img, QUAD).ok
+
+
+def test_a_band_white_only_mid_side_is_not_a_margin_to_move_to():
+    from vision.locate.verify import _along
+    band = np.zeros((2, 60), bool)           # a top band, 60 pixels along the side
+    band[:, 20:40] = True                     # white in the middle third only: a circle's tangent
+    assert _along(band, vertical=False) == 0.0
+    band[:, :] = True
+    band[:, 50:] = False                      # white but for the last 10 pixels (a sixth): 0.5 of the last third
+    assert _along(band, vertical=False) == 0.5
+    assert _along(band.T, vertical=True) == 0.5

@@ -34,7 +34,9 @@ BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the 
 BAND_SHIFTS = 3                # pixels of the warp by which each side's band may move inwards: an outline
                                # a little outside the card (a blurred edge, the card's thickness seen at a
                                # slant, a box from a coarse look) still finds the margin just inside it
-SHIFT_GAIN = 0.05              # ... for at least this much more white than where it was
+SHIFT_GAIN = 0.15              # ... for at least this much more white than where it was, and to a
+SHIFT_ALONG = 0.25             # margin this white in each third of the side: the band just inside an
+                               # outline round a card's white oval or circle touches white only mid-side
 SHIFT_COST = 0.04              # the score lost per pixel the bands moved on average: a snapped outline
                                # beats a rough box round the same card, and a rough box is not settled
 MIN_SIDE = 0.55                # each of the two best sides: at least this share of white pixels
@@ -85,17 +87,27 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
     a0, b0 = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
     best, moved = [0.0] * 4, [0] * 4
     # each side where its band is whitest: only inwards, so an outline inside the margin (round
-    # the coloured field or the oval) gains nothing, while one a few pixels outside the card does.
-    # A band moves only for a clear gain: a true outline keeps its bands where they are.
+    # the coloured field) gains nothing, while one a few pixels outside the card does. A band
+    # moves only for a clear gain to a whole margin: a true outline keeps its bands where they are.
     for k in range(BAND_SHIFTS + 1):
         a, b = a0 + k, b0 + k
         sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
         for i, band in enumerate(sides):
             share = float(band.mean()) if band.size else 0.0
-            if k == 0 or share > best[i] + SHIFT_GAIN:
+            if k == 0 or (share > best[i] + SHIFT_GAIN and _along(band, i % 2 == 1) >= SHIFT_ALONG):
                 best[i], moved[i] = share, k
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
     return best, moved, float(inner.mean()) if inner.size else 1.0
+
+
+def _along(band: np.ndarray, vertical: bool) -> float:
+    """The white share of the least white third of a side's band (the side runs down the band's
+    rows when `vertical`)."""
+    n = band.shape[0] if vertical else band.shape[1]
+    if n < 3:
+        return 0.0
+    thirds = [band[j * n // 3:(j + 1) * n // 3] if vertical else band[:, j * n // 3:(j + 1) * n // 3] for j in range(3)]
+    return min(float(t.mean()) for t in thirds)
 
 
 def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:

@@ -36,6 +36,10 @@ WEAK = 0.3              # below this, nothing was read: silence
 # a corner index about a sixth; OCR needs some 15 pixels of text height
 CENTRE_LEGIBLE = (80.0, 160.0)
 CORNER_LEGIBLE = (120.0, 220.0)
+# card widths from which a clear reading starts to count, and from which it counts fully: on a card
+# drawn small OCR reads an upscaled blur, and is sure of a "2" in a 7 or a "1" in a reverse's arrows
+# while both symbol readers see the glyph plainly (shown hands, cards 70-80 pixels wide)
+CLEAR_TRUSTED = (60.0, 120.0)
 
 # P(the text reader's clear reading | true symbol), by place. Keys: what was read; values:
 # {symbol: likelihood}, with "*" for every other symbol. A symbol not listed under "*" default 1.
@@ -60,11 +64,13 @@ CORNER = {
 }
 
 
-def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0) -> np.ndarray:
+def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0,
+                trusted: float = 1.0) -> np.ndarray:
     """L(reading | s) for every symbol s: a clear reading by its row, silence (below WEAK) by the
     "none" row, anything between as no evidence. `heard` (0..1):
     how well text of this size can be read at all; silence from a card too small to read says
-    nothing."""
+    nothing. `trusted` (0..1): how far a clear reading of text this size counts (its row to this
+    power: 0, no evidence)."""
     text, conf = read
     if text is None or conf < WEAK:
         row = table["none"]
@@ -88,7 +94,7 @@ def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str],
         else:
             v = row.get(s, row["digit"] if s in DIGITS and "digit" in row else row["*"])
         out.append(v)
-    return np.array(out, np.float64)
+    return np.power(np.array(out, np.float64), trusted)
 
 
 def legibility(card_px: float | None, small: float, large: float) -> float:
@@ -99,11 +105,12 @@ def legibility(card_px: float | None, small: float, large: float) -> float:
     return float(np.clip((card_px - small) / (large - small), 0.0, 1.0))
 
 
-def _says(read: tuple[str | None, float], heard: float) -> float:
-    """How far a reading can overrule the classifier: a clear numeral, "+2" or "+4" fully; a "0"
-    (which any round shape may give) or silence only as far as text of this size is legible."""
+def _says(read: tuple[str | None, float], heard: float, trusted: float = 1.0) -> float:
+    """How far a reading can overrule the classifier: a clear numeral, "+2" or "+4" as far as a
+    clear reading of text this size is trusted; a "0" (which any round shape may give) or silence
+    only as far as text of this size is legible."""
     text, conf = read
-    return 1.0 if text is not None and text != "0" and conf >= STRONG else heard
+    return trusted if text is not None and text != "0" and conf >= STRONG else heard
 
 
 def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: float | None = None) -> np.ndarray:
@@ -119,10 +126,11 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
     # to every symbol alike, so that a clear reading of the text can outweigh it. That doubt is
     # only raised as far as the text could answer it: on a card too small to read, the classifier
     # is all there is, and its belief stands
-    says = max(_says(text.centre, centre_heard), _says(text.corner, corner_heard))
+    trusted = legibility(card_px, *CLEAR_TRUSTED)
+    says = max(_says(text.centre, centre_heard, trusted), _says(text.corner, corner_heard, trusted))
     b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), TEMPER_ALONE - (TEMPER_ALONE - TEMPER) * says)
-    b *= likelihoods(CENTRE, text.centre, symbols, centre_heard)
-    b *= likelihoods(CORNER, text.corner, symbols, corner_heard)
+    b *= likelihoods(CENTRE, text.centre, symbols, centre_heard, trusted)
+    b *= likelihoods(CORNER, text.corner, symbols, corner_heard, trusted)
     if "6" in symbols and "9" in symbols and {text.centre[0], text.corner[0]} & {"6", "9"}:
         # the bar is a few pixels thick: on a card drawn small it is not seen, or seen wrong
         b = _six_or_nine(b, symbols, text.six_nine if card_px is None or card_px >= SIX_NINE_PX else None)
