@@ -142,7 +142,7 @@ def test_a_clear_numeral_on_a_card_drawn_small_counts_less():
     # the same reading on a card 200 pixels wide overrules the classifier, as on a print it has not met
     large = fuse(SYMBOLS, probs("7", 0.97), text, card_px=200)
     assert SYMBOLS[int(large.argmax())] == "5"
-    # and at 60 pixels or less it is no evidence: the belief is what silence there gives
-    tiny = fuse(SYMBOLS, probs("7", 0.97), text, card_px=50)
-    silent = fuse(SYMBOLS, probs("7", 0.97), TextEvidence((None, 0.0), (None, 0.0)), card_px=50)
+    # and at 40 pixels or less it is no evidence: the belief is what silence there gives
+    tiny = fuse(SYMBOLS, probs("7", 0.97), text, card_px=40)
+    silent = fuse(SYMBOLS, probs("7", 0.97), TextEvidence((None, 0.0), (None, 0.0)), card_px=40)
     assert np.allclose(tiny, silent)
