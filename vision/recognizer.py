@@ -273,13 +273,14 @@ class Recognizer:
             # Nothing found at all: a card filling the picture, or one too small to be seen.
             more = ((2.0,) if close_ups else ()) + (closer if not first else ())
         looks = [first] + [self.detector.boxes(bgr, zoom_out=z) for z in more]
-        dets = self.detector.detect(bgr, zoom_outs=(), looks=looks)
+        outlines: dict = {}      # kept for the closer look below: its boxes are new, the others' outlines not
+        dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         if close_ups and closer and closer[0] not in more and any(d.kind == "card" and not d.verified for d in dets):
             # a face found but no outline of it verified: the coarse looks' boxes missed its edge
             # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
             # the closer look's boxes are sharper
             looks.append(self.detector.boxes(bgr, zoom_out=closer[0]))
-            dets = self.detector.detect(bgr, zoom_outs=(), looks=looks)
+            dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         if close_ups and not any(d.kind == "card" for d in dets):
             # from farther still when no look found a face (a card filling the picture)
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))

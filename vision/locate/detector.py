@@ -118,18 +118,19 @@ class CardDetector:
 
     def detect(self, bgr: np.ndarray, conf: float = 0.35, refine: bool = True,
                zoom_outs: tuple[float, ...] = (1.0,), boxes: list | None = None,
-               looks: list[list] | None = None) -> list[Detection]:
+               looks: list[list] | None = None, outlines: dict | None = None) -> list[Detection]:
         """Cards and backs in the frame. With several `zoom_outs` the detector looks at the frame
         as it is and as if seen from farther away: it learned cards at table-scene sizes, so a
         card held close to the camera is found once the frame is shrunk around it. The boxes of
         one card from several looks are grouped; with `refine`, each box is sharpened onto the
         card's edges and verified (vision/locate/verify.py), and the best verified outline wins.
         `boxes`: raw boxes of a look already taken; `looks`: of several looks already taken (each
-        a list); grouped with the others."""
+        a list); grouped with the others. `outlines`: the boxes' outlines worked out by an earlier
+        call on the same frame, reused and added to (a second call with one more look)."""
         taken = list(looks or []) + ([boxes] if boxes else [])
         taken += [self.boxes(bgr, conf, zoom_out=z) for z in zoom_outs]
         raw = [b for look in taken for b in look]
-        outlines: dict[bytes, tuple] = {}     # a box's best outline, worked out once
+        outlines = {} if outlines is None else outlines     # a box's best outline, worked out once
         groups = group_boxes(raw, looks=[k for k, look in enumerate(taken) for _ in look])
         found = [self._detection(bgr, g, refine, outlines) for g in groups]
         dets = [d for d, _ in found]
