@@ -17,6 +17,11 @@ Cells (groups for --cells):
              (lying across), in-plane rotation 0..180 and camera tilt 15..45 degrees at 25 %, colour
              casts and dim light at 25 %, Gaussian and motion blur and JPEG at 25 %. A fixed seed
              (--seed) places the card and draws the noise, so the sweep is the same every run;
+  transplant the real photos' cards (real-uno-dev and on-black) lifted out along the outline read
+             right and drawn into new close-ups: other surfaces (tables, a sweater, a desk with a
+             keyboard and papers), held with a thumb over an edge or lying, short side 15-90 %,
+             any turn, tilted up to 45 degrees, lamp gradients, glare, blur, noise (--transplant
+             N per face, default 3; the seed places them);
   scenes     held-out synthetic table scenes from above (vision.synth make_scene, seed 4242, never
              trained on): every whole face-up card, read as the reading whose quad overlaps it at
              IoU >= 0.5 (none = wrong); and the demo recording: `tableref watch demo.mp4 --deck ono`
@@ -31,7 +36,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 table over confidence bins, the expected calibration error, and the accuracy of the sure readings
 (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,sweep,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,sweep,transplant,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
@@ -77,7 +82,7 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "sweep", "scenes", "synthetic", "lopo")
+GROUPS = ("real", "sweep", "transplant", "scenes", "synthetic", "lopo")
 
 
 def first_reading(rec: Recognizer, img) -> tuple[str, float, bool]:
@@ -140,6 +145,33 @@ def sweep(rec: Recognizer, folder: Path, seed: int, quick: bool) -> tuple[list[d
             got, conf, sure = first_reading(rec, vc.sweep_image(img, q, cell, rng, table))
             items.append(item("sweep " + cell["name"], name, truth, got, conf, sure))
     return items, {"photos": used, "no_card_found": skipped}
+
+
+# ---------------------------------------------------------------- 2b. real faces in new places
+
+def transplant(rec: Recognizer, folder: Path, cell: str, seed: int, per_face: int, step: int = 1
+               ) -> tuple[list[dict], dict]:
+    """Each photo's card lifted out along the outline the recognizer reads right (photos it misreads
+    are skipped and counted) and drawn into `per_face` new close-ups (bench/vision_cells.py
+    transplant_image: another surface, held or lying, tilted, another light), 640x480 and 480x640
+    in turn. The surfaces and hands are the synthetic close-ups' own; the card's print, its wear and
+    its gloss are the real photo's."""
+    items, skipped = [], []
+    for i, (name, truth) in enumerate(real_rows(folder)):
+        if i % step or truth is None or truth not in rec.deck.cards:
+            continue
+        img = cv2.imread(str(folder / name))
+        reads = rec.read(img)
+        if not reads or reads[0].card != truth:
+            skipped.append(name)
+            continue
+        face = vc.lift_face(img, reads[0].quad.pts)
+        for k in range(per_face):
+            g = np.random.default_rng([seed, 7, i, k])
+            pic, _ = vc.transplant_image(face, g, (640, 480) if (i + k) % 2 == 0 else (480, 640))
+            got, conf, sure = first_reading(rec, pic)
+            items.append(item(cell, f"{name} #{k}", truth, got, conf, sure))
+    return items, {"skipped": skipped}
 
 
 # ---------------------------------------------------------------- 3. table scenes from above
@@ -282,7 +314,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,sweep,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,sweep,transplant,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -292,6 +324,7 @@ def main(argv=None) -> int:
     ap.add_argument("--real", default=str(REAL))
     ap.add_argument("--real2", default=str(REAL2))
     ap.add_argument("--lopo", metavar="DIR", help="folder of ono-symbols-without-P.npz models (bench/train_lopo.sh)")
+    ap.add_argument("--transplant", type=int, default=3, help="new close-ups per lifted real face")
     ap.add_argument("--lopo-n", type=int, default=300, help="renders per print family in the lopo cell")
     ap.add_argument("--no-demo", action="store_true", help="skip the demo recording in the scenes group")
     ap.add_argument("--json", action="store_true")
@@ -343,6 +376,14 @@ def main(argv=None) -> int:
         got, info = timed("sweep", sweep, rec, Path(args.real), args.seed, args.quick)
         items += got
         res["sweep"] = info
+    if "transplant" in groups and uno_family:
+        for cell, folder in (("transplant real-uno-dev", Path(args.real)),
+                             ("transplant on-black", Path(args.real2) / "on-black")):
+            if (folder / "labels.csv").exists():
+                got, info = timed("transplant", transplant, rec, folder, cell, args.seed, args.transplant, step)
+                items += got
+                if info["skipped"]:
+                    res["notes"].append(f"{cell}: {len(info['skipped'])} photos misread as they are, not lifted")
     if "scenes" in groups:
         n = args.scenes if args.scenes is not None else (40 if args.quick else 200)
         items += timed("scenes", scenes, rec, args.deck, n)

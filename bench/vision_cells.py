@@ -4,6 +4,8 @@
   around it) to a chosen size, in-plane rotation and camera tilt in a new canvas (pose_quad,
   card_corners, pose_image, SWEEP);
 - the picture damage of the sweep: colour casts, dim light, blur, motion blur, JPEG (CASTS, DAMAGE);
+- real faces in new places: a real photo's card lifted out (lift_face) and drawn into a new
+  close-up, on another surface, held or lying, tilted, in another light (transplant_image);
 - the per-cell summary (top-1, sure, wrong-but-sure) and the calibration table with its expected
   calibration error (summarize, calibration).
 """
@@ -202,6 +204,66 @@ def sweep_image(img: np.ndarray, src_quad: np.ndarray, cell: dict, rng: np.rando
     dst = pose_quad(wh, cell["size"], cell["angle"], cell["tilt"], shift=shift)
     out = pose_image(img, src_quad, dst, wh, table)
     return cell["fx"](out, rng) if cell["fx"] else out
+
+
+# ---------------------------------------------------------------- real faces, new places
+
+TRANSPLANT_W = 240                         # pixels of a lifted face's width (its height: the card's aspect)
+
+
+def lift_face(img: np.ndarray, quad: np.ndarray, inset: float = 0.012) -> np.ndarray:
+    """A real card's face lifted out of its photo as RGBA: warped upright from its quad pulled in by
+    `inset` of the card's width (so no sliver of the old table comes along), its corners rounded
+    as a card's are."""
+    w, h = TRANSPLANT_W, int(round(TRANSPLANT_W * CARD_ASPECT))
+    src = card_corners(quad).astype(np.float64)
+    c = src.mean(axis=0)
+    src = c + (src - c) * (1.0 - 2 * inset)
+    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    face = cv2.warpPerspective(img, cv2.getPerspectiveTransform(src.astype(np.float32), dst), (w, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = np.zeros((h, w), np.uint8)
+    r = int(0.06 * w)                                           # a card's corner radius, about 3.5 mm of 56
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for x, y in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (x, y), r, 255, -1, cv2.LINE_AA)
+    rgba = cv2.cvtColor(face, cv2.COLOR_BGR2RGBA)
+    rgba[..., 3] = alpha
+    return rgba
+
+
+def transplant_image(face_rgba: np.ndarray, g: np.random.Generator, out_wh=(640, 480)) -> tuple[np.ndarray, np.ndarray]:
+    """A lifted real face in a new picture, as vision/synth/closeup.py draws its close-ups: a new
+    surface (tables, a sweater, a desk with a keyboard, papers, a phone, mugs), the card's short side
+    15-90 % of the picture's (less where it would not be framed
+    whole), turned any way, its plane tilted up to 45 degrees, held in a hand with
+    a thumb over an edge in half of them, then the camera's light, glare, blur and noise.
+    Returns (picture, the card's quad in it: TL, TR, BR, BL of the upright face)."""
+    from vision.synth.closeup import _background, _card_quad, _hold, _paste
+    from vision.synth.scene import SKIN, photometric
+    w, h = out_wh
+    img, _ = _background(g, w, h)
+    short = min(w, h)
+    width = float(np.exp(g.uniform(np.log(0.15), np.log(0.9)))) * short
+    tilt = g.uniform(0, 45)
+    spin = g.uniform(0, 360)
+    focal = max(w, h) * g.uniform(0.8, 1.6)
+    centre = np.float32([w / 2, h / 2]) + g.uniform(-0.25, 0.25, 2).astype(np.float32) * (
+        np.float32([w, h]) - width * 1.2).clip(0)
+    quad = _card_quad(g, centre, width, spin, tilt, focal)
+    for _ in range(30):           # framed whole, as a person photographs the card they ask about
+        lo, hi = quad.min(axis=0), quad.max(axis=0)
+        if lo.min() >= 2 and hi[0] <= w - 3 and hi[1] <= h - 3:
+            break
+        width *= 0.92
+        centre = np.float32([w / 2, h / 2]) + (centre - np.float32([w / 2, h / 2])) * 0.92
+        quad = _card_quad(g, centre, width, spin, tilt, focal)
+    held = g.random() < 0.5
+    _paste(img, face_rgba, quad, 0.0 if held else 0.3, g)
+    if held:
+        _hold(g, img, np.zeros((h, w), np.uint8), quad, SKIN[int(g.integers(len(SKIN)))])
+    return photometric(np.clip(img, 0, 255).astype(np.uint8), g), quad
 
 
 # ---------------------------------------------------------------- scoring

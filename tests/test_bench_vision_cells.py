@@ -99,3 +99,33 @@ def test_casts_move_colours_the_stated_way():
     assert b > 120 and r < 120 and g == 120
     d = vc.dim(img, np.random.default_rng(0)).astype(float)
     assert d.mean() == pytest.approx(42, abs=1.5) and d.std() > 2
+
+
+def test_a_lifted_face_is_the_card_alone_with_round_corners():
+    img, quad = _card_on_table()
+    face = vc.lift_face(img, quad)
+    h, w = face.shape[:2]
+    assert (w, h) == (vc.TRANSPLANT_W, round(vc.TRANSPLANT_W * vc.CARD_ASPECT))
+    assert face[0, 0, 3] == 0 and face[h // 2, w // 2, 3] == 255        # corners cut round, the face kept
+    inside = face[h // 4:3 * h // 4, w // 4:3 * w // 4, :3].reshape(-1, 3).astype(int)
+    red = (inside[:, 0] > inside[:, 2] + 60).mean()                     # RGBA: red over blue
+    assert red > 0.3                                                    # the red 7's field
+    edge = face[3:-3, 2, :3].astype(int)                                # down its left margin: paper
+    assert edge.min(axis=1).mean() > 150                                # none of the dark table
+
+
+def test_a_transplanted_face_lands_whole_in_the_new_picture():
+    img, quad = _card_on_table()
+    face = vc.lift_face(img, quad)
+    sizes = []
+    for k in range(12):
+        wh = (640, 480) if k % 2 else (480, 640)
+        out, q = vc.transplant_image(face, np.random.default_rng([3, k]), wh)
+        assert out.shape == (wh[1], wh[0], 3) and out.dtype == np.uint8
+        assert q.min() >= 0 and q[:, 0].max() < wh[0] and q[:, 1].max() < wh[1]   # framed whole
+        sizes.append(vc.short_side(q) / min(wh))
+    assert 0.1 < min(sizes) and max(sizes) < 0.95 and max(sizes) > 2 * min(sizes)  # close and far
+    # the same generator draws the same picture: the cell is the same every run
+    a, _ = vc.transplant_image(face, np.random.default_rng(5))
+    b, _ = vc.transplant_image(face, np.random.default_rng(5))
+    assert np.array_equal(a, b)
