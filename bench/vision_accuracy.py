@@ -21,7 +21,7 @@ Cells (groups for --cells):
              right and drawn into new close-ups: other surfaces (tables, a sweater, a desk with a
              keyboard and papers), held with a thumb over an edge or lying, short side 15-90 %,
              any turn, tilted up to 45 degrees, lamp gradients, glare, blur, noise (--transplant
-             N per face, default 3; the seed places them);
+             N per face, default 2; the seed places them);
   scenes     held-out synthetic table scenes from above (vision.synth make_scene, seed 4242, never
              trained on): every whole face-up card, read as the reading whose quad overlaps it at
              IoU >= 0.5 (none = wrong); and the demo recording: `tableref watch demo.mp4 --deck ono`
@@ -324,7 +324,7 @@ def main(argv=None) -> int:
     ap.add_argument("--real", default=str(REAL))
     ap.add_argument("--real2", default=str(REAL2))
     ap.add_argument("--lopo", metavar="DIR", help="folder of ono-symbols-without-P.npz models (bench/train_lopo.sh)")
-    ap.add_argument("--transplant", type=int, default=3, help="new close-ups per lifted real face")
+    ap.add_argument("--transplant", type=int, default=2, help="new close-ups per lifted real face")
     ap.add_argument("--lopo-n", type=int, default=300, help="renders per print family in the lopo cell")
     ap.add_argument("--no-demo", action="store_true", help="skip the demo recording in the scenes group")
     ap.add_argument("--json", action="store_true")

@@ -146,3 +146,18 @@ def test_a_clear_numeral_on_a_card_drawn_small_counts_less():
     tiny = fuse(SYMBOLS, probs("7", 0.97), text, card_px=40)
     silent = fuse(SYMBOLS, probs("7", 0.97), TextEvidence((None, 0.0), (None, 0.0)), card_px=40)
     assert np.allclose(tiny, silent)
+
+
+def test_centre_and_corner_read_as_two_symbols_leave_it_to_the_shape_readers():
+    # the classic print's green 7 at JPEG quality 15: OCR read "2" at the centre (0.88), "7" in
+    # the corner (0.97), and both symbol readers a 7; taken at its word the centre made it a +2
+    # whose plus was missed, sure (0.63)
+    text = TextEvidence(("2", 0.88), ("7", 0.97))
+    b = fuse(SYMBOLS, probs("7", 0.7), text, card_px=180)
+    assert SYMBOLS[int(b.argmax())] == "7"
+    # readings that a card can show together still count: "2" in the corner of a "+2"
+    b = fuse(SYMBOLS, probs("7", 0.7), TextEvidence(("draw2", 0.95), ("2", 0.95)), card_px=180)
+    assert SYMBOLS[int(b.argmax())] == "draw2"
+    # and a 6 read as a 9 upside down in the corner is one symbol
+    b = fuse(SYMBOLS, probs("8", 0.6), TextEvidence(("6", 0.95), ("9", 0.95), "6"), card_px=180)
+    assert SYMBOLS[int(b.argmax())] == "6"

@@ -104,3 +104,50 @@ def test_a_band_white_only_mid_side_is_not_a_margin_to_move_to():
     band[:, 50:] = False                      # white but for the last 10 pixels (a sixth): 0.5 of the last third
     assert _along(band, vertical=False) == 0.5
     assert _along(band.T, vertical=True) == 0.5
+
+
+def test_a_lamps_glare_on_the_card_does_not_hide_its_margin(monkeypatch):
+    # a glossy card under a lamp: a bright spot on its face outshines the white paper, the card
+    # itself lit at 60%, so the margin is under 0.62 of the spot's brightness
+    img = (_red_7_on_table().astype(np.float32) * 0.6)
+    yy, xx = np.mgrid[0:300, 0:260].astype(np.float32)
+    img += (255 * np.exp(-((xx - 126) ** 2 + (yy - 150) ** 2) / (2 * 22.0 ** 2)))[..., None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    v = verify_quad(img, QUAD)
+    assert v.ok, v.reason
+    # why: the paper's brightness taken from the whole card is the glare's
+    import vision.locate.verify as verify
+    monkeypatch.setattr(verify, "GLARE_FLOOR", 1.0)
+    assert not verify_quad(img, QUAD).ok
+
+
+def test_an_outline_far_outside_the_card_on_a_dark_table_is_still_no_card():
+    # the ring of a box 15 px too big lies on the table: the paper's brightness from the ring
+    # is the table's, and GLARE_FLOOR keeps it the card's own
+    img = _red_7_on_table()
+    v = verify_quad(img, _grown(QUAD, 15))
+    assert not v.ok and "no white margin" in v.reason
+
+
+def test_a_margin_two_pixels_wide_in_the_check_is_even_paper(monkeypatch):
+    # a thin margin, or an outline a little inside the card's edge: in the check's 64-pixel warp
+    # the margin is two pixels wide, and a 5x5 window round a margin pixel holds more red field
+    # and table than paper, so against that window's median the paper looks uneven
+    import vision.locate.verify as verify
+    card = np.full((100, 64, 3), (40, 40, 200), np.uint8)        # the red field
+    card[:3], card[-3:], card[:, :3], card[:, -3:] = 245, 245, 245, 245
+    card[0], card[-1], card[:, 0], card[:, -1] = 60, 60, 60, 60  # a pixel of the table
+    sides, _ = margin_shares(card)
+    assert min(sides) > 0.9, sides
+    monkeypatch.setattr(verify, "EVEN_ALONG", False)
+    assert max(margin_shares(card)[0]) < 0.5
+
+
+def test_a_coarse_knit_is_no_margin():
+    # a pale knit of fine chevrons round a coloured patch: white enough, but uneven along the
+    # band's side and across it (the 5x5 window alone let this one through)
+    yy, xx = np.mgrid[0:300, 0:260].astype(np.float32)
+    v = np.abs(((xx / 3.0) % 2) - 1) + ((yy / 4.2) % 1)
+    img = np.repeat((205 + 50 * np.cos(v * np.pi)).clip(0, 255)[..., None], 3, axis=2).astype(np.uint8)
+    img[75:219, 85:167] = (40, 40, 200)                              # the "field": a red patch
+    assert not verify_quad(img, QUAD).ok

@@ -21,6 +21,13 @@ MIN_RISE = 25.0      # grey levels between the margin and outside it, less its u
 MIN_POINTS = 8       # edge points a side needs for its line
 MARGIN = 0.035       # the band looked at inside an edge, as a fraction of the short side: within
                      # every print's white margin (5-10% of the card's width)
+MIN_SIDES = 3        # sides whose edge must be found; the others keep the rough quad's side
+CORNER_MOVE = 0.6    # how far the wide pass may move a corner of a card held close (short side at
+                     # least CLOSE of the picture's), as a fraction of its short side: each side moves
+                     # at most REACH, but a card tilted towards the camera is a trapezoid, and the
+                     # corners of the rectangle round it lie far from the card's own. On a table seen
+                     # from above, two REACHes (a pile's card below offers edges further out)
+CLOSE = 0.15
 
 
 def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
@@ -83,7 +90,7 @@ def _meet(l1, l2) -> np.ndarray | None:
     return p + s[0] * v
 
 
-def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float) -> np.ndarray | None:
+def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: float) -> np.ndarray | None:
     short = float(side_lengths(q).min())
     reach = reach_frac * short
     if reach < 2:
@@ -98,14 +105,18 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float) -> np.ndarray
         if float(inward @ (c - (a + b) / 2)) < 0:
             inward = -inward
         line = _line(_side_points(grey, a, b, inward, reach, MARGIN * short), tol)
-        if line is None:
-            return None
         lines.append(line)
+    found = sum(line is not None for line in lines)
+    if found < MIN_SIDES:
+        return None
+    # a side whose edge is not found (a thumb along it, glare, a busy table just outside) keeps
+    # the rough quad's side; verify_quad judges the result
+    lines = [line if line is not None else (q[i], q[(i + 1) % 4] - q[i]) for i, line in enumerate(lines)]
     corners = [_meet(lines[i - 1], lines[i]) for i in range(4)]
     if any(p is None for p in corners):
         return None
     new = np.array(corners, np.float32)
-    if float(np.max(np.linalg.norm(new - q, axis=1))) > 2.0 * reach:
+    if float(np.max(np.linalg.norm(new - q, axis=1))) > max(2.0 * reach, corner_move * short):
         return None
     return order_corners(new)
 
@@ -116,8 +127,9 @@ def snap_to_edges(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     pass catches a box turned a little wrong; a narrow second pass settles on the edge."""
     grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
     q = order_corners(quad)
-    for reach in (REACH, REACH / 3):
-        got = _snap_once(grey, q, reach)
+    close = float(side_lengths(q).min()) >= CLOSE * min(bgr.shape[:2])
+    for reach, move in ((REACH, CORNER_MOVE if close else 0.0), (REACH / 3, 0.0)):
+        got = _snap_once(grey, q, reach, move)
         if got is None:
             return None if reach == REACH else q
         q = got

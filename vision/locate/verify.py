@@ -45,7 +45,10 @@ SMALL_PX, SHARP_PX = 40.0, 100.0   # card short sides (pixels) between which the
 MIN_SIDE_SMALL, MIN_MARGIN_SMALL = 0.3, 0.25   # ... from these shares (small) to the above (sharp)
 MAX_INNER_WHITE = 0.85         # more white inside than this: the quad is round a white shape (a card with a
                                # big white oval and a thin symbol, a 5 or a skip, has 0.78-0.83 inside)
+EVEN_ALONG = True              # a margin band's evenness judged along the side, not across it
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
+RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
+GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
 MIN_INSIDE = 0.9               # the share of the quad's area that must lie in the picture (a corner
                                # or an edge may run off it: the sides in view carry the margin test)
 
@@ -63,10 +66,22 @@ def _white(card_bgr: np.ndarray) -> np.ndarray:
     # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
-    paper = max(float(np.percentile(v, 97)), 40.0)
+    paper = _paper(v)
     # a colour cast tints the paper too: allow the paper's own saturation plus a margin
     cast = float(np.percentile(s[v >= 0.85 * paper], 30)) if (v >= 0.85 * paper).any() else 0.0
     return (v >= 0.62 * paper) & (s <= min(cast + 70.0, 140.0))
+
+
+def _paper(v: np.ndarray) -> float:
+    """The brightness of the card's paper: the brightest of the warp, unless a lamp's glare inside
+    the card outshines its margin; then the brightest of the outer ring, where the margin is, down
+    to GLARE_FLOOR of the whole warp's brightest. (A ring on a dark table round the card stays far
+    below the card's white, so an outline outside the card still finds no margin.)"""
+    h, w = v.shape[:2]
+    k = max(2, int(round(RING * w)))
+    ring = np.concatenate([v[:k].ravel(), v[-k:].ravel(), v[k:-k, :k].ravel(), v[k:-k, -k:].ravel()])
+    whole = float(np.percentile(v, 97))
+    return max(min(whole, float(np.percentile(ring, 97))), GLARE_FLOOR * whole, 40.0)
 
 
 def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], float]:
@@ -82,8 +97,18 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
     share inside): see margin_shares."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= EVEN * max(float(np.percentile(grey, 97)), 40.0)
-    white = _white(card_bgr) & even if even_only else _white(card_bgr)
+    tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
+    white = _white(card_bgr)
+    even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= tol
+    if even_only:
+        # a margin pixel against its neighbours along the margin (two either side) and across it
+        # (one either side): paper is even both ways, a sweater or a wood grain is not; a 5x5
+        # window round a margin two pixels wide holds more field and table than paper
+        rows = _even_along(grey, 1, tol) if EVEN_ALONG else even
+        cols = _even_along(grey, 0, tol) if EVEN_ALONG else even
+        white_rows, white_cols, white = white & rows, white & cols, white & even
+    else:
+        white_rows = white_cols = white
     a0, b0 = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
     best, moved = [0.0] * 4, [0] * 4
     # each side where its band is whitest: only inwards, so an outline inside the margin (round
@@ -91,13 +116,29 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
     # moves only for a clear gain to a whole margin: a true outline keeps its bands where they are.
     for k in range(BAND_SHIFTS + 1):
         a, b = a0 + k, b0 + k
-        sides = [white[a:b, b:w - b], white[b:h - b, w - b:w - a], white[h - b:h - a, b:w - b], white[b:h - b, a:b]]
+        sides = [white_rows[a:b, b:w - b], white_cols[b:h - b, w - b:w - a], white_rows[h - b:h - a, b:w - b],
+                 white_cols[b:h - b, a:b]]
         for i, band in enumerate(sides):
             share = float(band.mean()) if band.size else 0.0
             if k == 0 or (share > best[i] + SHIFT_GAIN and _along(band, i % 2 == 1) >= SHIFT_ALONG):
                 best[i], moved[i] = share, k
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
     return best, moved, float(inner.mean()) if inner.size else 1.0
+
+
+def _median_along(grey: np.ndarray, axis: int, k: int = 2) -> np.ndarray:
+    """The median of each pixel and its k neighbours either side along `axis` (1: the row)."""
+    pad = [(0, 0), (0, 0)]
+    pad[axis] = (k, k)
+    p = np.pad(grey, pad, mode="edge")
+    n = grey.shape[axis]
+    return np.median(np.stack([np.take(p, range(j, j + n), axis=axis) for j in range(2 * k + 1)]), axis=0)
+
+
+def _even_along(grey: np.ndarray, axis: int, tol: float) -> np.ndarray:
+    """Pixels within `tol` of the median of their neighbours along `axis` (two either side) and of
+    those across it (one either side)."""
+    return (np.abs(grey - _median_along(grey, axis, 2)) <= tol) & (np.abs(grey - _median_along(grey, 1 - axis, 1)) <= tol)
 
 
 def _along(band: np.ndarray, vertical: bool) -> float:

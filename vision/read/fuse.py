@@ -14,7 +14,9 @@ card independently, one at its glyph's gradients, one with a network trained on 
 The likelihoods are a small table of what real readers do, written as data below: a numeral read
 clearly at the centre is almost never another symbol; a "0" may be a skip's ring or a wild's
 oval; silence at the centre is what shapes give, and also what some numerals give where the
-print's numeral is hard to read (white on colour with a drop shadow), so it only leans.
+print's numeral is hard to read (white on colour with a drop shadow), so it only leans. Where the
+centre and the corner are read clearly as two symbols no card shows together, the text reader is
+wrong in one of them, and neither counts.
 """
 from __future__ import annotations
 
@@ -99,6 +101,24 @@ def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str],
     return np.power(np.array(out, np.float64), trusted)
 
 
+def _supports(read: tuple[str | None, float]) -> set[str] | None:
+    """The symbols a clear reading is evidence for, or None when it is not clear or may be
+    anything round (a "0": a 0, a skip's ring, a wild's oval)."""
+    text, conf = read
+    if text is None or conf < STRONG or text == "0":
+        return None
+    if text in DIGITS:
+        return {text} | ({"6", "9"} if text in ("6", "9") else set()) | ({PLUS[text]} if text in PLUS else set())
+    return {text}
+
+
+def _contradicts(centre: tuple[str | None, float], corner: tuple[str | None, float]) -> bool:
+    """True when the centre and the corner are both read clearly, as symbols no card could show
+    together."""
+    a, b = _supports(centre), _supports(corner)
+    return a is not None and b is not None and not a & b
+
+
 def legibility(card_px: float | None, small: float, large: float) -> float:
     """0 for a card `small` pixels wide or less (its text is a few pixels high: OCR cannot read
     it, so its silence means nothing), 1 from `large` pixels, linear between."""
@@ -129,6 +149,10 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
     # only raised as far as the text could answer it: on a card too small to read, the classifier
     # is all there is, and its belief stands
     trusted = legibility(card_px, *CLEAR_TRUSTED)
+    if _contradicts(text.centre, text.corner):
+        # the text reader sure of two symbols at once (a blurred 7 read "2" at the centre, "7" in
+        # the corner): one of its readings is wrong, and the shape readers decide which
+        trusted = 0.0
     says = max(_says(text.centre, centre_heard, trusted), _says(text.corner, corner_heard, trusted))
     b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), TEMPER_ALONE - (TEMPER_ALONE - TEMPER) * says)
     b *= likelihoods(CENTRE, text.centre, symbols, centre_heard, trusted)

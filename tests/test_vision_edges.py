@@ -1,0 +1,67 @@
+"""snap_to_edges: a rough box's sides moved onto the card's own outer edge.
+
+A card held close and tilted towards the camera is a trapezoid inside the detector's rectangle,
+whose corners lie far from the card's; and a thumb along one side, or glare, can hide that side's
+edge while the other three are plain."""
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+
+from vision.art import render_card
+from vision.locate.quad import order_corners
+
+
+def _card_in(quad: np.ndarray, table: int = 50, size=(640, 480)) -> np.ndarray:
+    """A red 7 warped onto `quad` (TL, TR, BR, BL) of a plain table."""
+    face = render_card("red-7", "uno", rng=random.Random(3), size=(224, 348))
+    h, w = face.shape[:2]
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad.astype(np.float32))
+    warped = cv2.warpPerspective(face, H, size)
+    a = warped[..., 3:4].astype(np.float32) / 255
+    img = np.full((size[1], size[0], 3), table, np.float32)
+    return (warped[..., 2::-1] * a + img * (1 - a)).astype(np.uint8)
+
+
+def _corner_error(got: np.ndarray, truth: np.ndarray) -> float:
+    return float(np.abs(order_corners(got) - order_corners(truth)).max())
+
+
+# a card held at a slant: its far edge a third as wide as its near edge
+TRAPEZOID = np.float32([[275, 70], [365, 70], [450, 420], [190, 420]])
+
+
+def test_a_trapezoid_inside_its_rectangle_snaps_to_its_corners(monkeypatch):
+    img = _card_in(TRAPEZOID)
+    box = cv2.boxPoints(cv2.minAreaRect(TRAPEZOID)).astype(np.float32)
+    assert _corner_error(box, TRAPEZOID) > 80        # the rectangle's corners are far from the card's
+    from vision.locate.edges import snap_to_edges
+    got = snap_to_edges(img, box)
+    assert got is not None and _corner_error(got, TRAPEZOID) < 4
+    # why: corners that may move only two REACHes refuse the trapezoid
+    import vision.locate.edges as edges
+    monkeypatch.setattr(edges, "CORNER_MOVE", 0.0)
+    assert snap_to_edges(img, box) is None
+
+
+def test_a_side_hidden_by_fingers_keeps_the_rough_side_and_snaps_the_others(monkeypatch):
+    quad = np.float32([[220, 100], [420, 100], [420, 411], [220, 411]])
+    img = _card_in(quad)
+    # fingers over the left edge and its margin, each reaching in its own way
+    for y, reach in ((150, 236), (250, 246), (350, 230)):
+        cv2.ellipse(img, (reach - 30, y), (30, 52), 0, 0, 360, (70, 110, 170), -1, cv2.LINE_AA)
+    rough = quad + np.float32([[-3, -5], [5, -4], [4, 5], [-3, 4]])
+    from vision.locate.edges import snap_to_edges
+    got = snap_to_edges(img, rough)
+    assert got is not None
+    got = order_corners(got)
+    # the top, right and bottom sides on the card's edges (the right corners exact), the left
+    # side where the rough box had it
+    assert np.abs(got[1] - quad[1]).max() < 3 and np.abs(got[2] - quad[2]).max() < 3
+    assert abs(got[0][1] - quad[0][1]) < 3 and abs(got[3][1] - quad[3][1]) < 3
+    assert abs(got[0][0] - rough[0][0]) < 3
+    import vision.locate.edges as edges
+    monkeypatch.setattr(edges, "MIN_SIDES", 4)
+    assert snap_to_edges(img, rough) is None
