@@ -105,3 +105,15 @@ def test_cards_half_hidden_are_not_labelled_for_the_detector():
 def test_unknown_layout_is_refused():
     with pytest.raises(ValueError, match="layout"):
         make_scene("uno", 0, 0, 320, "sideways")
+
+
+def test_some_closeups_lie_on_a_white_or_pale_desk():
+    from vision.synth.closeup import LIGHT_SURFACE
+    kinds = [make_scene("uno", 2, i, 320, "closeup")[1]["table"] for i in range(60)]
+    share = sum(k.endswith("light") for k in kinds) / len(kinds)     # "desk-light": papers, a keyboard on it
+    assert abs(share - LIGHT_SURFACE) < 0.15, kinds
+    from vision.synth.tables import light_surface
+    for s in range(8):
+        hsv = cv2.cvtColor(np.clip(light_surface(np.random.default_rng(s), 64), 0, 255).astype(np.uint8),
+                           cv2.COLOR_BGR2HSV)
+        assert hsv[..., 2].mean() > 150 and hsv[..., 1].mean() < 60       # pale and nearly grey

@@ -151,3 +151,17 @@ def test_a_coarse_knit_is_no_margin():
     img = np.repeat((205 + 50 * np.cos(v * np.pi)).clip(0, 255)[..., None], 3, axis=2).astype(np.uint8)
     img[75:219, 85:167] = (40, 40, 200)                              # the "field": a red patch
     assert not verify_quad(img, QUAD).ok
+
+
+def test_the_median_along_a_side_is_the_median():
+    from vision.locate.verify import _median_along
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        g = (rng.random((int(rng.integers(5, 30)), int(rng.integers(5, 30)))) * 255).astype(np.float32)
+        for axis in (0, 1):
+            for k in (1, 2):
+                pad = [(0, 0), (0, 0)]
+                pad[axis] = (k, k)
+                p, n = np.pad(g, pad, mode="edge"), g.shape[axis]
+                ref = np.median(np.stack([np.take(p, range(j, j + n), axis=axis) for j in range(2 * k + 1)]), axis=0)
+                assert np.array_equal(_median_along(g, axis, k), ref)

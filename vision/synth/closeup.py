@@ -6,7 +6,8 @@ photos also come like this:
 - a card filling 25-95% of the picture's short side, portrait or landscape;
 - held in a hand: a thumb over one edge, fingertips over another, the card's plane tilted
   towards the camera by up to 50 degrees;
-- a sweater, a desk with a keyboard and papers, or a table behind, often out of focus;
+- a sweater, a desk with a keyboard and papers, a white or pale desk, or a table behind, often out
+  of focus;
 - a lamp's gradient, glare, motion blur, phone JPEG.
 
 Everything is drawn in image space: the background, then each card through its own homography (a
@@ -25,15 +26,20 @@ import numpy as np
 from vision.art import card_ids, render_back, render_card, style_for
 
 from .scene import SKIN, photometric
-from .tables import make_table
+from .tables import light_surface, make_table
 
 CARD_ASPECT = 87 / 56
+LIGHT_SURFACE = 0.3     # close-ups on a white or pale desk (a card's white margin on near-white): the
+                        # tables of make_table are light only now and then, and real photos often are
 
 
 def _background(g: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, str]:
     """A table, a knitted or woven cloth (a sweater), or a desk with things on it, maybe blurred."""
     n = int(max(w, h) * 1.2)
-    img, kind = make_table(g, n)
+    if g.random() < LIGHT_SURFACE:
+        img, kind = np.clip(light_surface(g, n), 0, 255).astype(np.uint8), "light"
+    else:
+        img, kind = make_table(g, n)
     img = img[:h, :w].astype(np.float32).copy()
     r = g.random()
     if r < 0.35:

@@ -101,6 +101,19 @@ def pattern(g, n):
     return img * (0.92 + 0.08 * _noise(g, n, 6))[..., None]
 
 
+def light_surface(g, n):
+    """A white or pale desk, counter or shelf: near-white to light grey or beige, a faint texture
+    and a soft sheen. Close-ups of a card on such a desk have little contrast at the card's edge:
+    its white margin against a surface nearly as white."""
+    v = g.uniform(165, 250)
+    tint = np.float32([v - g.uniform(0, 30), v - g.uniform(0, 15), v - g.uniform(0, 8)])
+    if g.random() < 0.5:
+        tint = tint[[2, 1, 0]]                       # a cool grey as often as a warm beige
+    grain = cv2.GaussianBlur(g.random((n, n)).astype(np.float32), (0, 0), g.uniform(0.6, 2.0))
+    shade = 0.95 + 0.05 * grain + 0.06 * _noise(g, n, 3)
+    return tint[None, None] * shade[..., None]
+
+
 KINDS = {"wood": wood, "felt": felt, "cloth": cloth, "gingham": gingham, "paper": paper,
          "laminate": laminate, "pattern": pattern}
 WEIGHTS = {"wood": 3, "felt": 2, "cloth": 2, "gingham": 1.5, "paper": 1, "laminate": 2, "pattern": 1.5}
