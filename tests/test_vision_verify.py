@@ -118,6 +118,7 @@ def test_a_lamps_glare_on_the_card_does_not_hide_its_margin(monkeypatch):
     # why: the paper's brightness taken from the whole card is the glare's
     import vision.locate.verify as verify
     monkeypatch.setattr(verify, "GLARE_FLOOR", 1.0)
+    monkeypatch.setattr(verify, "SIDE_FLOOR", 1.0)
     assert not verify_quad(img, QUAD).ok
 
 
@@ -165,3 +166,21 @@ def test_the_median_along_a_side_is_the_median():
                 p, n = np.pad(g, pad, mode="edge"), g.shape[axis]
                 ref = np.median(np.stack([np.take(p, range(j, j + n), axis=axis) for j in range(2 * k + 1)]), axis=0)
                 assert np.array_equal(_median_along(g, axis, k), ref)
+
+
+def test_glare_on_one_sides_margin_does_not_hide_the_others(monkeypatch):
+    # a dim card (half the light) with a lamp's glare on its bottom margin: that side's ring is the
+    # glare's brightness, the other sides' margins are white against their own paper
+    img = _on_table(render_card("red-7", "uno", rng=random.Random(3), size=(112, 174)), 40).astype(np.float32)
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+    img = img * 0.5 + (255 * np.exp(-((xx - 150) ** 2 + (yy - 228) ** 2) / (2 * 20.0 ** 2)))[..., None]
+    lit = np.clip(img, 0, 255).astype(np.uint8)
+    v = verify_quad(lit, QUAD)
+    assert v.ok, v.reason
+    # why: against one paper for the whole ring, the glare's, three margins are too dark
+    import vision.locate.verify as verify
+    monkeypatch.setattr(verify, "SIDE_FLOOR", 1.0)
+    assert not verify_quad(lit, QUAD).ok
+    # and a ring on the table round the card is still no margin
+    monkeypatch.setattr(verify, "SIDE_FLOOR", 0.6)
+    assert not verify_quad(lit, _grown(QUAD, 15)).ok

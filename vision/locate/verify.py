@@ -49,6 +49,7 @@ EVEN_ALONG = True              # a margin band's evenness judged along the side,
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
+SIDE_FLOOR = 0.6               # a side's margin against its own paper, at least this share of the warp's brightest
 MIN_INSIDE = 0.9               # the share of the quad's area that must lie in the picture (a corner
                                # or an edge may run off it: the sides in view carry the margin test)
 
@@ -60,16 +61,33 @@ class Verdict:
     reason: str = ""           # why not, in words, when not ok
 
 
-def _white(card_bgr: np.ndarray) -> np.ndarray:
+def _white(card_bgr: np.ndarray, by_side: bool = False) -> np.ndarray:
     """Pixels as white as this card's paper: bright relative to the card's own brightest, and
-    unsaturated. Relative, so a dim room or a warm lamp does not turn the margin "not white"."""
+    unsaturated. Relative, so a dim room or a warm lamp does not turn the margin "not white".
+    `by_side`: each pixel against the paper of the side nearest to it (a lamp to one side lights
+    the card's near margin twice as bright as its far one)."""
     # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
     paper = _paper(v)
     # a colour cast tints the paper too: allow the paper's own saturation plus a margin
     cast = float(np.percentile(s[v >= 0.85 * paper], 30)) if (v >= 0.85 * paper).any() else 0.0
-    return (v >= 0.62 * paper) & (s <= min(cast + 70.0, 140.0))
+    level = _paper_by_side(v, paper) if by_side and SIDE_FLOOR < 1.0 else paper
+    return (v >= 0.62 * level) & (s <= min(cast + 70.0, 140.0))
+
+
+def _paper_by_side(v: np.ndarray, paper: float) -> np.ndarray:
+    """A map of the paper's brightness: each pixel takes that of the side nearest to it (the
+    brightest of that side's ring), at most the whole card's paper and at least SIDE_FLOOR of the
+    warp's brightest: a ring on a dark table round the card stays below that, as in _paper."""
+    h, w = v.shape[:2]
+    k = max(2, int(round(RING * w)))
+    rings = [v[:k, k:w - k], v[k:h - k, w - k:], v[h - k:, k:w - k], v[k:h - k, :k]]   # top, right, bottom, left
+    whole = float(np.percentile(v, 97))
+    level = [min(paper, max(float(np.percentile(r, 97)), SIDE_FLOOR * whole, 40.0)) for r in rings]
+    yy, xx = np.mgrid[0:h, 0:w]
+    near = np.argmin(np.stack([yy / h, (w - 1 - xx) / w, (h - 1 - yy) / h, xx / w]), axis=0)
+    return np.array(level, np.float32)[near]
 
 
 def _paper(v: np.ndarray) -> float:
@@ -99,6 +117,7 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
     white = _white(card_bgr)
+    side_white = _white(card_bgr, by_side=True) if SIDE_FLOOR < 1.0 else white
     even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= tol
     if even_only:
         # a margin pixel against its neighbours along the margin (two either side) and across it
@@ -106,9 +125,9 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
         # window round a margin two pixels wide holds more field and table than paper
         rows = _even_along(grey, 1, tol) if EVEN_ALONG else even
         cols = _even_along(grey, 0, tol) if EVEN_ALONG else even
-        white_rows, white_cols, white = white & rows, white & cols, white & even
+        white_rows, white_cols, white = side_white & rows, side_white & cols, white & even
     else:
-        white_rows = white_cols = white
+        white_rows = white_cols = side_white
     a0, b0 = max(1, int(round(BAND[0] * w))), max(2, int(round(BAND[1] * w)))
     best, moved = [0.0] * 4, [0] * 4
     # each side where its band is whitest: only inwards, so an outline inside the margin (round
