@@ -122,9 +122,11 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
 
 
 def snap_to_edges(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """The quad with every side on the card's outer edge, or None when a side's edge is not found
-    or the corners would move implausibly far (then the rough quad is all there is). A wide first
-    pass catches a box turned a little wrong; a narrow second pass settles on the edge."""
+    """The quad with its sides on the card's outer edge, or None when fewer than MIN_SIDES sides'
+    edges are found or the corners would move implausibly far (then the rough quad is all there
+    is); a side whose edge is not found keeps the rough quad's. A wide first pass catches a box
+    turned a little wrong, or a tilted card's trapezoid inside it; a narrow second pass settles on
+    the edge."""
     grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
     q = order_corners(quad)
     close = float(side_lengths(q).min()) >= CLOSE * min(bgr.shape[:2])
