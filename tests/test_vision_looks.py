@@ -94,16 +94,18 @@ def recognizer():
 
 
 def test_a_face_whose_coarse_outlines_fail_gets_a_closer_look(recognizer):
-    # scene 83: a green 7, 106 px across on gingham, lit unevenly; the boxes of the first look and
-    # of the look from twice as far miss its edge by a few pixels, so no outline of it verifies
-    img, labels = _scene(83)
-    truth = next(c for c in labels["cards"] if c["card"] == "green-7")
+    # scene 62: a green +2, 42 px across on wood; the boxes of the first look and of the look from
+    # twice as far miss its edge by a pixel or two, so no outline of it verifies. (Scene 83's green
+    # 7, this test's card until session 10, verifies from the coarse looks since the snap may keep
+    # a side whose edge it does not find.)
+    img, labels = _scene(62)
+    truth = next(c for c in labels["cards"] if c["card"] == "green-draw2")
     quad = np.float32(truth["quad"])
     from vision.locate import quad_iou
     first = recognizer.detector.boxes(img)
     coarse = recognizer.detector.detect(img, zoom_outs=(2.0,), boxes=first)
     assert not any(d.verified and quad_iou(d.quad.pts, quad) >= 0.5 for d in coarse)
-    assert _read_at(recognizer.read(img), quad) == "green-7"
+    assert _read_at(recognizer.read(img), quad) == "green-draw2"
 
 
 def test_a_wild_draw_four_the_detector_takes_for_a_back_is_read(recognizer):

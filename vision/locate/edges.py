@@ -28,6 +28,7 @@ CORNER_MOVE = 0.6    # how far the wide pass may move a corner of a card held cl
                      # corners of the rectangle round it lie far from the card's own. On a table seen
                      # from above, two REACHes (a pile's card below offers edges further out)
 CLOSE = 0.15
+OUTSIDE = 0.05       # ... and then no corner more than this share of the short side outside the box
 
 
 def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
@@ -116,8 +117,15 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
     if any(p is None for p in corners):
         return None
     new = np.array(corners, np.float32)
-    if float(np.max(np.linalg.norm(new - q, axis=1))) > max(2.0 * reach, corner_move * short):
+    move = np.linalg.norm(new - q, axis=1)
+    if float(move.max()) > max(2.0 * reach, corner_move * short):
         return None
+    if float(move.max()) > 2.0 * reach:
+        # far moves only inwards: a tilted card's corners lie inside the rectangle round it, while
+        # on a pile the card below offers edges outside the box that would take it in
+        box = q.reshape(-1, 1, 2)
+        if min(cv2.pointPolygonTest(box, (float(x), float(y)), True) for x, y in new) < -OUTSIDE * short:
+            return None
     return order_corners(new)
 
 
