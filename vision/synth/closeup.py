@@ -33,10 +33,10 @@ LIGHT_SURFACE = 0.3     # close-ups on a white or pale desk (a card's white marg
                         # tables of make_table are light only now and then, and real photos often are
 
 
-def _background(g: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, str]:
+def _background(g: np.random.Generator, w: int, h: int, light: float = LIGHT_SURFACE) -> tuple[np.ndarray, str]:
     """A table, a knitted or woven cloth (a sweater), or a desk with things on it, maybe blurred."""
     n = int(max(w, h) * 1.2)
-    if g.random() < LIGHT_SURFACE:
+    if light > 0 and g.random() < light:     # (light=0 draws nothing: the tables of a seed stay as they were)
         img, kind = np.clip(light_surface(g, n), 0, 255).astype(np.uint8), "light"
     else:
         img, kind = make_table(g, n)

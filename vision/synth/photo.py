@@ -20,7 +20,7 @@ def card_photo(rgba: np.ndarray, g: np.random.Generator, out_w: int = 640, out_h
                held: float = 0.3, strength: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """(BGR photo, the card's quad TL, TR, BR, BL) of the card face `rgba` (vision.art's format).
     `held`: the chance it is held in a hand; `strength`: the camera's light and blur (scene.photometric)."""
-    img, _ = _background(g, out_w, out_h)
+    img, _ = _background(g, out_w, out_h, light=0.0)     # as teach photos were drawn before session 10
     short = min(out_w, out_h)
     frac = float(np.exp(g.uniform(math.log(0.22), math.log(0.8))))
     width = frac * short

@@ -36,7 +36,7 @@ class TableScene:
         from vision.art import style_for
         self.deck, self.size, self.card_width = deck, size, card_width
         self.g = np.random.default_rng(seed)
-        self.table = _background(self.g, *size)[0]
+        self.table = _background(self.g, *size, light=0.0)[0]     # the table this test camera always had
         self.style = style_for(deck, random.Random(seed))
         self._faces: dict[str, np.ndarray] = {}
 
