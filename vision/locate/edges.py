@@ -117,10 +117,10 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
     if any(p is None for p in corners):
         return None
     new = np.array(corners, np.float32)
-    move = np.linalg.norm(new - q, axis=1)
-    if float(move.max()) > max(2.0 * reach, corner_move * short):
+    move = float(np.linalg.norm(new - q, axis=1).max())
+    if move > max(2.0 * reach, corner_move * short):
         return None
-    if float(move.max()) > 2.0 * reach:
+    if move > 2.0 * reach:
         # far moves only inwards: a tilted card's corners lie inside the rectangle round it, while
         # on a pile the card below offers edges outside the box that would take it in
         box = q.reshape(-1, 1, 2)

@@ -21,6 +21,7 @@ fails, for the camera view and `identify`'s messages.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -45,7 +46,7 @@ SMALL_PX, SHARP_PX = 40.0, 100.0   # card short sides (pixels) between which the
 MIN_SIDE_SMALL, MIN_MARGIN_SMALL = 0.3, 0.25   # ... from these shares (small) to the above (sharp)
 MAX_INNER_WHITE = 0.85         # more white inside than this: the quad is round a white shape (a card with a
                                # big white oval and a thin symbol, a 5 or a skip, has 0.78-0.83 inside)
-EVEN_ALONG = True              # a margin band's evenness judged along the side, not across it
+EVEN_ALONG = True              # a margin band's evenness judged along its side (and one pixel across), not in 5x5
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
@@ -61,45 +62,42 @@ class Verdict:
     reason: str = ""           # why not, in words, when not ok
 
 
-def _white(card_bgr: np.ndarray, by_side: bool = False) -> np.ndarray:
-    """Pixels as white as this card's paper: bright relative to the card's own brightest, and
-    unsaturated. Relative, so a dim room or a warm lamp does not turn the margin "not white".
-    `by_side`: each pixel against the paper of the side nearest to it (a lamp to one side lights
-    the card's near margin twice as bright as its far one)."""
+def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pixels as white as this card's paper, the same against the paper of the side nearest to
+    each pixel). White: bright relative to the card's own brightest, and unsaturated. Relative, so a
+    dim room or a warm lamp does not turn the margin "not white"; by side, so a lamp's glare on one
+    side's margin does not make the other sides' too dark."""
     # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
-    paper = _paper(v)
-    # a colour cast tints the paper too: allow the paper's own saturation plus a margin
-    cast = float(np.percentile(s[v >= 0.85 * paper], 30)) if (v >= 0.85 * paper).any() else 0.0
-    level = _paper_by_side(v, paper) if by_side and SIDE_FLOOR < 1.0 else paper
-    return (v >= 0.62 * level) & (s <= min(cast + 70.0, 140.0))
-
-
-def _paper_by_side(v: np.ndarray, paper: float) -> np.ndarray:
-    """A map of the paper's brightness: each pixel takes that of the side nearest to it (the
-    brightest of that side's ring), at most the whole card's paper and at least SIDE_FLOOR of the
-    warp's brightest: a ring on a dark table round the card stays below that, as in _paper."""
-    h, w = v.shape[:2]
-    k = max(2, int(round(RING * w)))
-    rings = [v[:k, k:w - k], v[k:h - k, w - k:], v[h - k:, k:w - k], v[k:h - k, :k]]   # top, right, bottom, left
     whole = float(np.percentile(v, 97))
-    level = [min(paper, max(float(np.percentile(r, 97)), SIDE_FLOOR * whole, 40.0)) for r in rings]
-    yy, xx = np.mgrid[0:h, 0:w]
-    near = np.argmin(np.stack([yy / h, (w - 1 - xx) / w, (h - 1 - yy) / h, xx / w]), axis=0)
-    return np.array(level, np.float32)[near]
-
-
-def _paper(v: np.ndarray) -> float:
-    """The brightness of the card's paper: the brightest of the warp, unless a lamp's glare inside
-    the card outshines its margin; then the brightest of the outer ring, where the margin is, down
-    to GLARE_FLOOR of the whole warp's brightest. (A ring on a dark table round the card stays far
-    below the card's white, so an outline outside the card still finds no margin.)"""
+    # the paper: the warp's brightest, unless a lamp's glare inside the card outshines its margin;
+    # then the brightest of the outer ring (corners too), down to GLARE_FLOOR of the warp's brightest
     h, w = v.shape[:2]
     k = max(2, int(round(RING * w)))
     ring = np.concatenate([v[:k].ravel(), v[-k:].ravel(), v[k:-k, :k].ravel(), v[k:-k, -k:].ravel()])
-    whole = float(np.percentile(v, 97))
-    return max(min(whole, float(np.percentile(ring, 97))), GLARE_FLOOR * whole, 40.0)
+    paper = max(min(whole, float(np.percentile(ring, 97))), GLARE_FLOOR * whole, 40.0)
+    # a colour cast tints the paper too: allow the paper's own saturation plus a margin
+    cast = float(np.percentile(s[v >= 0.85 * paper], 30)) if (v >= 0.85 * paper).any() else 0.0
+    unsaturated = s <= min(cast + 70.0, 140.0)
+    white = (v >= 0.62 * paper) & unsaturated
+    if SIDE_FLOOR >= 1.0:
+        return white, white
+    # each side's paper: the brightest of its ring, at most the card's paper and at least SIDE_FLOOR
+    # of the warp's brightest (a ring on a dark table round the card stays below that)
+    sides = [v[:k, k:w - k], v[k:h - k, w - k:], v[h - k:, k:w - k], v[k:h - k, :k]]   # top, right, bottom, left
+    level = np.array([min(paper, max(float(np.percentile(r, 97)), SIDE_FLOOR * whole, 40.0)) for r in sides],
+                     np.float32)
+    return white, (v >= 0.62 * level[_nearest_side(h, w)]) & unsaturated
+
+
+@lru_cache(maxsize=8)
+def _nearest_side(h: int, w: int) -> np.ndarray:
+    """For each pixel of an h x w warp, the side nearest to it: 0 top, 1 right, 2 bottom, 3 left."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    near = np.argmin(np.stack([yy / h, (w - 1 - xx) / w, (h - 1 - yy) / h, xx / w]), axis=0)
+    near.setflags(write=False)      # shared by every call on a warp of this size
+    return near
 
 
 def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], float]:
@@ -116,8 +114,7 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
-    white = _white(card_bgr)
-    side_white = _white(card_bgr, by_side=True) if SIDE_FLOOR < 1.0 else white
+    white, side_white = _white(card_bgr)
     even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= tol
     if even_only:
         # a margin pixel against its neighbours along the margin (two either side) and across it
