@@ -37,8 +37,10 @@ def test_the_reading_marks_overlapping_cut_and_unsure_cards():
 
 
 class RevealPipeline:
-    """Reads the shown hand (HAND, one card unsure) as soon as reveal mode is on."""
+    """Reads the shown hand (`hand`, its first card unsure) as soon as reveal mode is on, laid out
+    in rows of seven as a player would lay a hand out under the camera."""
     made = []
+    hand = HAND
 
     def __init__(self, source, deck):
         self.source = types.SimpleNamespace()
@@ -52,8 +54,9 @@ class RevealPipeline:
         sent = False
         while not stop_event.is_set():
             if self.reveal and not sent:
-                on_event({"type": "reveal_cards", "t": 9.0, "cards": [card(c, 20 + 100 * i, 200, 0.95 if i else 0.45)
-                                                                      for i, c in enumerate(HAND)]})
+                on_event({"type": "reveal_cards", "t": 9.0,
+                          "cards": [card(c, 20 + 85 * (i % 7), 40 + 200 * (i // 7), 0.95 if i else 0.45)
+                                    for i, c in enumerate(self.hand)]})
                 sent = True
             time.sleep(0.02)
 
@@ -90,6 +93,69 @@ def test_a_challenge_reveal_read_by_the_camera_confirmed_and_ruled(tmp_path, mon
     assert body["reveal"] is None and RevealPipeline.made[-1].reveal is False
     assert c.get("/api/tables/main/state").get_json()["players"][1]["hand_count"] == 6 + 4
     assert c.delete("/api/tables/main/reveal", headers=AUTH).status_code == 409      # none under way
+    app.extensions["tableref"].shutdown()
+
+
+def _camera_table(tmp_path, monkeypatch, hand, events):
+    """A table whose camera reads `hand` when asked, fed `events` (each accepted)."""
+    monkeypatch.setitem(sys.modules, "vision.track.pipeline", types.SimpleNamespace(TablePipeline=RevealPipeline))
+    monkeypatch.setattr(RevealPipeline, "hand", hand)
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
+    c = app.test_client()
+    for e in events:
+        r = c.post("/api/tables/main/events", json=e, headers=AUTH).get_json()
+        assert r["verdict"]["accepted"], (e, r["verdict"])
+    assert wait_for(lambda: RevealPipeline.made and RevealPipeline.made[-1].status["state"] == "running")
+    return app, c
+
+
+def _read_and_confirm(c, player, hand):
+    assert c.post("/api/tables/main/reveal", json={"player": player}, headers=AUTH).status_code == 200
+    assert wait_for(lambda: (c.get("/api/tables/main/reveal").get_json()["reveal"] or {}).get("reading"))
+    read = c.get("/api/tables/main/reveal").get_json()["reveal"]["reading"]
+    assert [x["card"] for x in read["cards"]] == hand and not any(x["problem"] == "overlaps another card"
+                                                                  for x in read["cards"])
+    return c.post("/api/tables/main/reveal/confirm", json={"cards": hand}, headers=AUTH).get_json()
+
+
+def test_an_ono_round_scored_from_the_hand_the_camera_read(tmp_path, monkeypatch):
+    # worked by hand from docs/rules/ono.md (points): Ben goes out, Ana's 13 cards score for him:
+    # 1+2+9 + 20+20+20 (skip, reverse, draw2) + 50+50 (wild, wild draw four) + 0+5+3+8+9 = 197
+    hand = ["blue-1", "blue-2", "green-9", "green-skip", "yellow-reverse", "blue-draw2", "wild",
+            "wild-draw4", "yellow-0", "yellow-5", "green-3", "blue-8", "yellow-9"]
+    events = [{"type": "setup", "rules": "ono", "players": ["Ana", "Ben"], "dealer": 0,
+               "options": {"points_target": 500}, "camera": "rtsp://127.0.0.1:9/table"},
+              {"type": "flip", "card": "red-0"}]
+    for i, cid in enumerate(["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7"]):
+        if i == 6:
+            events.append({"type": "call", "caller": "Ben", "target": "Ben"})
+        events.append({"type": "play", "player": "Ben", "cards": [cid]})
+        if i < 6:
+            events += [{"type": "draw", "player": "Ana", "count": 1}, {"type": "pass", "player": "Ana"}]
+    app, c = _camera_table(tmp_path, monkeypatch, hand, events)
+    assert c.get("/api/tables/main/state").get_json()["phase"] == "scoring"
+    body = _read_and_confirm(c, "Ana", hand)
+    assert body["verdict"]["accepted"], body["verdict"]
+    state = c.get("/api/tables/main/state").get_json()
+    assert [p["score"] for p in state["players"]] == [0, 197] and state["round"] == 2
+    assert body["reveal"] is None and RevealPipeline.made[-1].reveal is False
+    app.extensions["tableref"].shutdown()
+
+
+def test_a_dino2_special_hand_read_by_the_camera_wins_at_once(tmp_path, monkeypatch):
+    # docs/rules/dino2.md: three CAPTAIN JACK SPARROWs shown win the game, even out of turn
+    captains = ["red-captain-jack-sparrow", "blue-captain-jack-sparrow", "green-captain-jack-sparrow"]
+    events = [{"type": "setup", "rules": "dino2", "players": ["Ana", "Ben", "Cy", "Dee"], "dealer": 0,
+               "camera": "rtsp://127.0.0.1:9/table"}, {"type": "flip", "card": "red-candy"}]
+    app, c = _camera_table(tmp_path, monkeypatch, captains[:2], events)
+    # two captains are no winning hand: refused, nothing changes, the reading goes on
+    body = _read_and_confirm(c, "Cy", captains[:2])
+    assert not body["verdict"]["accepted"] and "no winning hand" in body["verdict"]["reason"]
+    assert body["reveal"]["player"] == "Cy" and c.get("/api/tables/main/state").get_json()["winner"] is None
+    r = c.post("/api/tables/main/reveal/confirm", json={"cards": captains}, headers=AUTH).get_json()
+    assert r["verdict"]["accepted"], r["verdict"]
+    state = c.get("/api/tables/main/state").get_json()
+    assert state["winner"] == 2 and state["phase"] == "over"
     app.extensions["tableref"].shutdown()
 
 
