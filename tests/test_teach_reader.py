@@ -40,6 +40,28 @@ def test_the_built_in_sure_of_the_taught_runner_up_wins_else_the_taught_reading_
     assert combine(m("red-7", 0.3), ("green-2", 0.5), TAUGHT) == ("green-2", 0.5)
 
 
+def test_a_six_and_a_nine_are_told_apart_by_the_more_confident_reader():
+    # the taught deck keeps both turns of every photo: a 6 and a 9 differ only by the bar's place
+    taught = TAUGHT | {"red-6"}
+    assert combine(m("red-6", 0.35, runner_up="red-9"), ("red-9", 0.55), taught) == ("red-9", 0.55)
+    assert combine(m("red-9", 0.7, runner_up="red-6"), ("red-6", 0.97), taught) == ("red-6", 0.97)
+    # the built-in guessing (no bar seen) does not overturn a surer taught reading
+    assert combine(m("red-9", 0.7, runner_up="red-6"), ("red-6", 0.55), taught) == ("red-9", 0.7)
+    # a 6 of another colour is no twin
+    assert combine(m("red-9", 0.3, runner_up="red-7"), ("blue-6", 0.55), taught | {"blue-6"}) == ("red-9", 0.3)
+
+
+def test_twin_is_the_same_colour_with_six_and_nine_swapped():
+    from vision.teach.reader import twin
+    assert twin("red-6") == "red-9" and twin("blue-9") == "blue-6"
+    assert twin("red-7") is None and twin("wild") is None and twin("red-dingbat") is None
+
+
+def test_a_taught_guess_gives_way_to_the_built_in_reading_unsure():
+    assert combine(m("red-7", 0.05, runner_up="blue-7"), ("red-9", 0.95), TAUGHT) == ("red-9", 0.05)
+    assert combine(m("red-7", 0.15, runner_up="blue-7"), ("red-9", 0.95), TAUGHT) == ("red-7", 0.15)
+
+
 def test_confidence_grows_with_the_margin_and_falls_with_the_distance():
     assert confidence(1.0, float("inf")) == 1.0                 # one card taught, near
     assert confidence(1.0, 1.0) == 0.0                          # a tie

@@ -5,6 +5,13 @@ The taught deck reads first. When every card of the deck was taught, its reading
 (vision/read/) reads the card too, because a taught deck cannot tell an untaught card from the
 taught card it looks most like: its weights learned what tells the *taught* cards apart
 (measured: an untaught red card read as the one taught red card, sure, with three cards taught).
+
+One pair the taught deck tells apart badly: a 6 and a 9 of one colour are each other's half turn
+but for the bar under the numeral, and every taught photo is kept in both turns (a card lies either
+way up), so only a few pixels of bar, above or below, separate their prototypes. The built-in reader looks for the bar (vision/read/fuse.py), so when it names the
+other of the two more confidently than the taught deck names its card, its reading stands; and a
+taught 6 or 9 is always read by the built-in too (measured on the uno teach bench, taught from one
+photo: 7 of its 10 misses were a 6 read as a 9 or a 9 as a 6, each read right by the built-in).
 Then:
 - the built-in is sure of a card that was not taught: the built-in's reading, unless the taught
   reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
@@ -17,6 +24,9 @@ Then:
   which; a re-drawn print leaves the built-in's card among the taught deck's first two only by
   chance; unsure, because taken sure it added wrong-but-sure readings, 1.6% on snake-cup, whose
   built-in recognizer is wrong and sure on 3.3% of the benchmark's photos);
+- else the taught deck is all but guessing (confidence under GUESS: its first cards are about as
+  near): the built-in's card, unsure (measured on the uno teach bench: a yellow 8 read as a skip at
+  0.03, the built-in sure of the 8);
 - else the built-in names an untaught card: its reading (unsure);
 - else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
   built-in's model was trained on other art (a re-drawn deck is read by what was taught).
@@ -29,6 +39,16 @@ from .deck import Match, TaughtDeck
 from .embed import embed, face
 
 SURE = 0.6     # vision.recognizer.CONFIRM_THRESHOLD (imported lazily there; the same number)
+GUESS = 0.1    # a taught confidence below this: its first two cards are about as near (a guess)
+TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
+
+
+def twin(card: str) -> str | None:
+    """The card that is `card` turned half round but for its bar (red-6 -> red-9), or None."""
+    colour, _, symbol = card.rpartition("-")
+    if colour and symbol in TWINS:
+        return f"{colour}-{TWINS[1 - TWINS.index(symbol)]}"
+    return None
 
 
 def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, card_bgr: np.ndarray) -> Match:
@@ -44,6 +64,8 @@ def combine(taught: Match, builtin, taught_cards) -> tuple[str, float]:
     if builtin is None or builtin[0] is None:
         return taught.card, taught.confidence
     card, conf = builtin
+    if card == twin(taught.card) and conf >= taught.confidence:
+        return card, conf               # the bar decides, and the built-in reader looks for it
     if card not in taught_cards and conf >= SURE and not (taught.confidence >= SURE and taught.near):
         return card, conf
     if taught.confidence >= SURE:
@@ -52,4 +74,6 @@ def combine(taught: Match, builtin, taught_cards) -> tuple[str, float]:
         return card, max(conf, taught.confidence)
     if conf >= SURE and card == taught.runner_up:
         return card, min(conf, taught.confidence)       # unsure: the table confirms it
+    if taught.confidence < GUESS:
+        return card, min(conf, taught.confidence)       # a guess against a reading: unsure
     return (card, conf) if card not in taught_cards else (taught.card, taught.confidence)
