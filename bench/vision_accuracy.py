@@ -32,9 +32,9 @@ Cells (groups for --cells):
   lopo       leave one print out: for each family P of vision.art.style.PRINTS the symbol model
              trained without P (--lopo DIR, models made by bench/train_lopo.sh DIR) on renders of P.
 
-Then calibration over the real-photo cells pooled (as they are; and with the sweep): a reliability
-table over confidence bins, the expected calibration error, and the accuracy of the sure readings
-(should be >= 0.99).
+Then calibration over the real-photo cells pooled (as they are; and with the sweep; and, apart, the
+transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
+expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
     .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,sweep,transplant,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
@@ -409,7 +409,9 @@ def main(argv=None) -> int:
     res["cells"] = {c: vc.summarize([it for it in items if it["cell"] == c]) for c in order}
     real_cells = [c for c in order if c.startswith("real-")]
     pooled = {"real photos as is": [it for it in items if it["cell"] in real_cells],
-              "real photos + sweep": [it for it in items if it["cell"] in real_cells or it["cell"].startswith("sweep ")]}
+              "real photos + sweep": [it for it in items if it["cell"] in real_cells or it["cell"].startswith("sweep ")],
+              # the cells least tuned on: real cards in new surroundings, and scenes from above
+              "transplant + scenes": [it for it in items if it["cell"].startswith(("transplant ", "scenes"))]}
     res["calibration"] = {k: vc.calibration(v) for k, v in pooled.items() if v}
     if args.dump:
         with open(args.dump, "w") as f:
