@@ -155,7 +155,10 @@ def test_the_host_reads_a_shown_hand_fixes_it_and_the_referee_rules(served, brow
     camera = reg.get("rev").camera = FakeCamera()
     ctx, host = page_with(browser, f"{base}/t/rev", token=TOKEN)
     host.wait_for_selector("#host:not([hidden])", timeout=WAIT)
-    host.select_option("#reveal-who", label="Ben")
+    # the challenge waits for Ben's hand: the camera row says so and has Ben picked already
+    host.wait_for_selector("#reveal-row.suggested", timeout=WAIT)
+    assert "Ben shows their hand now" in host.text_content("#reveal-row")
+    assert host.input_value("#reveal-who") == "1"
     host.click("#reveal-start")
     host.wait_for_selector("#reveal:not([hidden])", timeout=WAIT)
     assert camera.revealing and "Reading Ben's hand" in host.text_content("#reveal")

@@ -135,6 +135,22 @@ function renderReveal(r, players) {
     (read ? `<p class="chips">${chips || "no card seen yet"}</p>${problems}` : `<p class="help">waiting for the camera…</p>`) + controls;
 }
 
+// When the rules wait for a hand to be shown (a +4 challenge, a round's scoring), the camera row
+// names whose hand and picks that player, until the host picks another.
+let revealTouched = 0;
+function suggestReveal(s, now) {
+  const a = now.find(x => x.event === "reveal");
+  const inp = a && a.inputs.find(i => i.kind === "player");
+  const seat = inp ? valueAt(s, inp.default) : null;
+  const players = s.players || [];
+  const row = $("reveal-row");
+  const named = typeof seat === "number" && players[seat];
+  row.classList.toggle("suggested", !!named);
+  $("reveal-hint").textContent = named ? `${players[seat].name} shows their hand now: ` : "";
+  if (named && Date.now() - revealTouched > 15000) $("reveal-who").value = String(seat);
+}
+$("reveal-who").addEventListener("change", () => { revealTouched = Date.now(); });
+
 async function revealCall(path, method, body) {
   try {
     const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/reveal${path}`, {method,
@@ -444,6 +460,7 @@ function renderHost(s) {
   $("do-undo").disabled = !last;
   $("fix-row").hidden = !(last && ["play", "flip"].includes(last.event.type) && s.phase !== "over") || $("chooser").hidden;
   $("new-game-row").hidden = s.phase !== "over";
+  suggestReveal(s, now);
   if (typeof Moments !== "undefined") Moments.apply(s, acts);     // fold what the moment does not need
 }
 
