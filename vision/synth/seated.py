@@ -8,7 +8,10 @@ order (jump-ins, plays out of turn: the seats are what is measured, not the rule
 are visits to the draw pile. Some plays are harder on purpose:
 
 - `two_hands`: another player's hand reaches towards the pile at the same moment;
-- `resting`: the player's hand stays on the pile a while after putting the card down.
+- `resting`: the player's hand stays on the pile a while after putting the card down;
+- `held_fan`: the player plays straight from the hand of cards they hold: a fan of 3 to 5 backs
+  comes in with the hand, stays in it and leaves with it (about a quarter of the plain plays;
+  drawn from a stream of its own, so the rest of a seed's recording is as before).
 
 Writes NAME.mp4 and NAME.truth.json: the players, each seat's place on the picture's edge (where
 an arm straight from that seat crosses the border, as border position `edge` and point x, y:
@@ -40,6 +43,8 @@ SLEEVES = [None, (150, 60, 30), (40, 120, 40), (60, 60, 170), (30, 30, 30), (200
 CARDS = ["red-1", "red-7", "blue-3", "blue-9", "green-2", "green-8", "yellow-4", "yellow-6", "red-skip",
          "blue-reverse", "green-draw2", "yellow-0", "red-5", "blue-6", "green-4", "yellow-9"]
 KINDS = {"normal": 0.8, "two_hands": 0.08, "resting": 0.12}
+HELD_FAN = 0.25       # share of the plain plays made from a fan of cards held in the hand
+HELD_SPREAD = 18.0    # degrees between the cards of a held fan
 
 
 def _ease(t: float) -> float:
@@ -150,10 +155,11 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
                sleeve=sleeves[seat])
 
     def reach(seat, target, carry=None, carry_ang=0.0, carry_out=None, frames_in=16, frames_out=13, rest=0,
-              other=None, ev_seed=0):
+              other=None, ev_seed=0, held=0):
         """A hand from `seat` to `target` (and `other`: a second seat's hand towards the pile at the
-        same time); `carry` is a card or a list of cards (a double: put down as a fan, `fanned`).
-        Returns (land frame, last frame of the movement)."""
+        same time); `carry` is a card or a list of cards (a double: put down as a fan, `fanned`);
+        `held`: the hand also holds a fan of that many backs, its own hand of cards, which comes
+        and goes with it. Returns (land frame, last frame of the movement)."""
         if isinstance(carry, list):
             cards = fanned(carry, carry_ang, cw)
         else:
@@ -191,6 +197,15 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
             if carry_out is not None and k == frames_in + rest:
                 land = frame_no
             hand_at = pos + away * cw * 0.35
+            if held and np.linalg.norm(hand_at - target) < S * 0.75:
+                # the fan held under the wrist, behind the card played: each card turned about a
+                # pivot in the hand, spreading back towards the player
+                pivot = hand_at + away * cw * 0.5
+                for j in range(held):
+                    turn = (j - (held - 1) / 2) * HELD_SPREAD
+                    t_rad = math.radians(ang + turn)
+                    c.place(back, pivot + np.array([math.cos(t_rad), math.sin(t_rad)]) * cw * 0.5,
+                            ang + 90 + turn, cw, "held", role="held", shadow=0.4, shadow_offset=(6, 8))
             if np.linalg.norm(hand_at - target) < S * 0.75:
                 arm(c, seat, hand_at, ang, ev_seed)
             if other is not None:
@@ -217,6 +232,7 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
     emit(base.img, 8)
     last = first
     step = 0
+    fans = random.Random(seed * 7919 + 1)       # its own stream: the other draws are as before
     while len(truth["plays"]) < plays:
         step += 1
         seat = rng.randrange(n)
@@ -231,8 +247,12 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
         last = card
         off = np.array([rng.gauss(0, cw * 0.22), rng.gauss(0, cw * 0.22)])
         other = rng.choice([s for s in range(n) if s != seat]) if kind == "two_hands" else None
+        held = fans.randint(3, 5) if fans.random() < HELD_FAN else 0
+        if kind == "normal" and held:
+            kind = "held_fan"
         land, settled = reach(seat, pile_pos + off, carry=face(card), carry_ang=draw_ang + rng.uniform(-45, 45),
-                              rest=rng.randint(12, 24) if kind == "resting" else 0, other=other, ev_seed=step)
+                              rest=rng.randint(12, 24) if kind == "resting" else 0, other=other, ev_seed=step,
+                              held=held if kind == "held_fan" else 0)
         truth["plays"].append({"player": names[seat], "card": card, "kind": kind, "land_frame": land,
                                "settled_frame": settled, **({"other": names[other]} if other is not None else {})})
         emit(base.img, 8)
