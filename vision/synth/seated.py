@@ -197,16 +197,15 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
             if carry_out is not None and k == frames_in + rest:
                 land = frame_no
             hand_at = pos + away * cw * 0.35
-            if held and np.linalg.norm(hand_at - target) < S * 0.75:
-                # the fan held under the wrist, behind the card played: each card turned about a
-                # pivot in the hand, spreading back towards the player
+            if np.linalg.norm(hand_at - target) < S * 0.75:
+                # a held fan under the wrist, behind the card played: each card turned about a
+                # pivot in the hand, spreading back towards the player; the arm over it
                 pivot = hand_at + away * cw * 0.5
                 for j in range(held):
                     turn = (j - (held - 1) / 2) * HELD_SPREAD
                     t_rad = math.radians(ang + turn)
                     c.place(back, pivot + np.array([math.cos(t_rad), math.sin(t_rad)]) * cw * 0.5,
                             ang + 90 + turn, cw, "held", role="held", shadow=0.4, shadow_offset=(6, 8))
-            if np.linalg.norm(hand_at - target) < S * 0.75:
                 arm(c, seat, hand_at, ang, ev_seed)
             if other is not None:
                 # the other hand comes a little later and leaves a little earlier
@@ -247,12 +246,13 @@ def render_seated(out_dir: str, seed: int, name: str = "seated", plays: int = 24
         last = card
         off = np.array([rng.gauss(0, cw * 0.22), rng.gauss(0, cw * 0.22)])
         other = rng.choice([s for s in range(n) if s != seat]) if kind == "two_hands" else None
+        # drawn for every play, so the stream keeps step whatever the kind; only plain plays use it
         held = fans.randint(3, 5) if fans.random() < HELD_FAN else 0
-        if kind == "normal" and held:
-            kind = "held_fan"
+        held = held if kind == "normal" else 0
+        kind = "held_fan" if held else kind
         land, settled = reach(seat, pile_pos + off, carry=face(card), carry_ang=draw_ang + rng.uniform(-45, 45),
                               rest=rng.randint(12, 24) if kind == "resting" else 0, other=other, ev_seed=step,
-                              held=held if kind == "held_fan" else 0)
+                              held=held)
         truth["plays"].append({"player": names[seat], "card": card, "kind": kind, "land_frame": land,
                                "settled_frame": settled, **({"other": names[other]} if other is not None else {})})
         emit(base.img, 8)

@@ -8,10 +8,11 @@ taught card it looks most like: its weights learned what tells the *taught* card
 
 One pair the taught deck tells apart badly: a 6 and a 9 of one colour are each other's half turn
 but for the bar under the numeral, and every taught photo is kept in both turns (a card lies either
-way up), so only a few pixels of bar, above or below, separate their prototypes. The built-in reader looks for the bar (vision/read/fuse.py), so when it names the
-other of the two more confidently than the taught deck names its card, its reading stands; and a
-taught 6 or 9 is always read by the built-in too (measured on the uno teach bench, taught from one
-photo: 7 of its 10 misses were a 6 read as a 9 or a 9 as a 6, each read right by the built-in).
+way up), so only a few pixels of bar, above or below, separate their prototypes. The built-in
+reader looks for the bar (vision/read/fuse.py), so when it names the other of the two more
+confidently than the taught deck names its card, its reading stands; and a taught 6 or 9 is always
+read by the built-in too (measured on the uno teach bench, taught from one photo: 7 of its 10
+misses were a 6 read as a 9 or a 9 as a 6, each read right by the built-in).
 Then:
 - the built-in is sure of a card that was not taught: the built-in's reading, unless the taught
   reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
