@@ -184,3 +184,18 @@ def test_glare_on_one_sides_margin_does_not_hide_the_others(monkeypatch):
     # and a ring on the table round the card is still no margin
     monkeypatch.setattr(verify, "SIDE_FLOOR", 0.6)
     assert not verify_quad(lit, _grown(QUAD, 15)).ok
+
+
+def test_an_outline_taking_in_a_pale_table_has_no_even_margin_on_that_side():
+    # a pale, even table passes for a margin: an outline a quarter of a card too long at the bottom
+    # still finds white all round it; but going in from that side, the white runs far deeper and
+    # does not meet the face at one depth
+    from vision.locate.verify import VERIFY_H, VERIFY_W, margin_bands
+    from vision.rectify import warp_card
+    img = _on_table(render_card("blue-3", "uno", rng=random.Random(5), size=(112, 174)), table=225)
+    loose = QUAD.copy()
+    loose[2:, 1] += 44
+    assert margin_bands(warp_card(img, QUAD, (VERIFY_W, VERIFY_H)), depths=True)[3] == [True, True]
+    assert margin_bands(warp_card(img, loose, (VERIFY_W, VERIFY_H)), depths=True)[3] == [True, False]
+    tight, wide = verify_quad(img, QUAD), verify_quad(img, loose)
+    assert tight.ok and tight.score > wide.score

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import BUNDLED, models_dir, onnx_session
 from .contour import _quad_from_contour, whiteness_mask
-from .edges import snap_to_edges
+from .edges import snap_to_edges, turn_to_edges
 from .field import field_outline
 from .quad import CARD_ASPECT, Quad, aspect, order_corners, quad_iou, side_lengths
 from .verify import verify_quad
@@ -26,7 +26,8 @@ DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honou
 CLASSES = ("card", "back")
 FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
-FIELD_MAX_SIZE = 0.35  # field outlines for cards whose short side is below this share of the picture's
+FIELD_MAX_SIZE = 10.0  # field outlines for cards whose short side is below this share of the picture's
+TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 
 
@@ -224,6 +225,15 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
     if contour is not None:
         yield contour, True
     yield box, False
+    # the box turned to the edges round it, snapped: the detector's angle is coarse on a card held
+    # close (on tables seen from above it is not, and a turned box there took in a neighbour's margin)
+    if float(side_lengths(box).min()) < TURN_CLOSE * min(bgr.shape[:2]):
+        return
+    turned = turn_to_edges(bgr, box)
+    if turned is not None:
+        snapped = snap_to_edges(bgr, turned)
+        if snapped is not None and quad_iou(snapped, turned) >= 0.6:
+            yield snapped, True
 
 
 def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,

@@ -51,6 +51,13 @@ EVEN = 0.08                    # a margin pixel within this share of the paper's
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
 SIDE_FLOOR = 0.6               # a side's margin against its own paper, at least this share of the warp's brightest
+DEPTH_MAX = 0.16               # a short side's margin, measured in from the outline to the face's colour: at
+                               # most this share of the card's width (prints: 0.05-0.1, plus a band's shift)
+DEPTH_EVEN = 0.6               # ... and this share of the lines across it agree on its depth: a print's margin
+                               # is as wide all along; an outline askew of the card, or taking in a pale
+                               # table, meets the face at depths that vary along the side, or deep in
+DEPTH_COST = 0.05              # the score lost per short side without such a margin (glare or a thumb
+                               # over one costs a true outline that much; an outline askew loses both)
 MIN_INSIDE = 0.9               # the share of the quad's area that must lie in the picture (a corner
                                # or an edge may run off it: the sides in view carry the margin test)
 
@@ -104,13 +111,14 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
     """(white share of each side's margin band: top, right, bottom, left; white share inside).
     A band pixel counts when it is white and as bright as the band around it: printed paper is
     even, a knitted sweater or a wood grain that passes for white is not."""
-    sides, _, inner = margin_bands(card_bgr, even_only)
+    sides, _, inner = margin_bands(card_bgr, even_only)[:3]
     return sides, inner
 
 
-def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], list[int], float]:
+def margin_bands(card_bgr: np.ndarray, even_only: bool = True, depths: bool = False) -> tuple:
     """(white share of each side's band, the pixels each band moved inwards to find it, white
-    share inside): see margin_shares."""
+    share inside), and with `depths` whether each short side's margin is of one depth all along
+    (margin_depths): see margin_shares."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
@@ -139,7 +147,32 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[flo
             if k == 0 or (share > best[i] + SHIFT_GAIN and _along(band, i % 2 == 1) >= SHIFT_ALONG):
                 best[i], moved[i] = share, k
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
-    return best, moved, float(inner.mean()) if inner.size else 1.0
+    inner_share = float(inner.mean()) if inner.size else 1.0
+    if depths:
+        return best, moved, inner_share, margin_depths(side_white)
+    return best, moved, inner_share
+
+
+def margin_depths(side_white: np.ndarray) -> list[bool]:
+    """Whether each short side (top, bottom) of a warp has a margin of one depth all along it: per
+    line across the side's middle 70%, how far in from the outline the white runs before the face's
+    colour begins. Lines that start on something not white (a thumb, the outline cut inside the
+    margin) are left out; a side with too few lines left has no margin."""
+    h, w = side_white.shape[:2]
+    cap = max(3, int(round(0.3 * w)))
+    cols = slice(int(0.15 * w), int(0.85 * w))
+    out = []
+    for band in (side_white[:cap, cols], side_white[::-1][:cap, cols]):
+        dark = ~band
+        depth = np.where(dark.any(axis=0), dark.argmax(axis=0), cap)
+        lines = depth[depth > 0].astype(np.float32)
+        if lines.size < 0.3 * depth.size:
+            out.append(False)
+            continue
+        med = float(np.median(lines))
+        agree = float(np.mean(np.abs(lines - med) <= max(1.5, 0.3 * med)))
+        out.append(med <= DEPTH_MAX * w and agree >= DEPTH_EVEN)
+    return out
 
 
 def _median3(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -198,7 +231,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
-    sides, moved, inner = margin_bands(card, even_only=short >= SHARP_PX)
+    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, depths=True)
     best_two = sorted(sides)[-2:]
     margin = float(np.mean(sides))
     if min(best_two) < min_side or margin < min_margin:
@@ -208,4 +241,5 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved)))
+    score *= 1.0 - DEPTH_COST * (len(depths) - sum(depths))
     return Verdict(True, float(np.clip(score, 0.0, 1.0)))
