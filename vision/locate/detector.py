@@ -174,6 +174,13 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float):
         key = (v.ok, v.score, score)
         if best is None or key > best[0]:
             best = (key, quad, refined)
+    if best[0][0] and best[0][1] >= SETTLED:
+        return best
+    turned = _turned_outline(bgr, box, best[1] if best[0][0] else None)
+    if turned is not None:
+        v = verify_quad(bgr, turned)
+        if (v.ok, v.score, score) > best[0]:
+            best = ((v.ok, v.score, score), turned, True)
     return best
 
 
@@ -225,15 +232,20 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
     if contour is not None:
         yield contour, True
     yield box, False
-    # the box turned to the edges round it, snapped: the detector's angle is coarse on a card held
-    # close (on tables seen from above it is not, and a turned box there took in a neighbour's margin)
+
+
+def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None) -> np.ndarray | None:
+    """For a card held close whose best verified outline so far (`best`, None when none verified)
+    lies askew of the edges round it: the box
+    turned to those edges and snapped, or None. The detector's angle is coarse on close cards; on
+    tables seen from above it is not, and a turned box there took in a neighbour's margin."""
     if float(side_lengths(box).min()) < TURN_CLOSE * min(bgr.shape[:2]):
-        return
-    turned = turn_to_edges(bgr, box)
-    if turned is not None:
-        snapped = snap_to_edges(bgr, turned)
-        if snapped is not None and quad_iou(snapped, turned) >= 0.6:
-            yield snapped, True
+        return None
+    turned = turn_to_edges(bgr, box, best)
+    if turned is None:
+        return None
+    snapped = snap_to_edges(bgr, turned)
+    return snapped if snapped is not None and quad_iou(snapped, turned) >= 0.6 else None
 
 
 def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,
