@@ -26,7 +26,6 @@ DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honou
 CLASSES = ("card", "back")
 FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
-FIELD_MAX_SIZE = 10.0  # field outlines for cards whose short side is below this share of the picture's
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 
@@ -197,14 +196,11 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple) -> tuple:
     """The outline from the card's coloured field inside the group's leading box (field.py) instead
     of `best` (the best outline from the edges), when it verifies and either `best` does not, or
     `best` strays from it (IoU below FIELD_DISAGREES: on a pile, a white-border contour takes in
-    the margin of the card below) and verifies worse. Only at table-scene sizes: on a card held
-    close, a thumb or glare over the field breaks it up more often than its edges fail (measured on
-    the sweep of real photos at sizes 50-95%); and only for the leading box, not a box round a
-    shape inside the card."""
+    the margin of the card below) and verifies worse; only for the leading box, not a box round a
+    shape inside the card. At every size: on a card held close a thumb or glare over the field
+    breaks it up, but verify's margin depth (verify.py) ranks such an outline below the edges'."""
     pts, _, score = leader
     box = order_corners(pts)
-    if float(side_lengths(box).min()) >= FIELD_MAX_SIZE * min(bgr.shape[:2]):
-        return best
     if best[0][0] and best[0][1] >= SETTLED:
         return best
     quad = field_outline(bgr, box)
