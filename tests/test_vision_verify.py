@@ -199,3 +199,15 @@ def test_an_outline_taking_in_a_pale_table_has_no_even_margin_on_that_side():
     assert margin_bands(warp_card(img, loose, (VERIFY_W, VERIFY_H)), depths=True)[3] == [True, False]
     tight, wide = verify_quad(img, QUAD), verify_quad(img, loose)
     assert tight.ok and tight.score > wide.score
+
+
+def test_a_hand_cut_deck_s_uneven_border_is_not_judged_by_its_depth():
+    # our designed decks are printed at home and cut by hand: a border wide at one end and narrow at
+    # the other is the card's own, and costs nothing with even_border=False
+    from vision.locate.verify import DEPTH_COST
+    img = _on_table(render_card("blue-3", "uno", rng=random.Random(5), size=(112, 174)), table=225)
+    loose = QUAD.copy()
+    loose[2:, 1] += 44
+    even, uneven = verify_quad(img, loose), verify_quad(img, loose, even_border=False)
+    assert even.ok and uneven.ok
+    assert abs(even.score - uneven.score * (1 - DEPTH_COST)) < 1e-6

@@ -106,6 +106,9 @@ class Recognizer:
         if locator == "detector":
             from .locate.detector import CardDetector
             self.detector = CardDetector(detector_path)
+            # every UNO print's border is as wide all along; our designed decks are printed at home
+            # and cut by hand (verify_quad's even_border)
+            self.detector.even_border = deck in TEXT_DECKS
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         # a UNO family wild draw four is black with four small coloured cards, and the detector may
         # take it for a back: its four colours cover 0.1-0.2 of it, as some wilds' small ovals do.
@@ -237,19 +240,19 @@ class Recognizer:
             return builtin
         return combine(taught, builtin, self._taught_ids)
 
-    @staticmethod
-    def _verified(frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
+    def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else
         snapped onto the card's edges when that verifies better (a rough outline from the pile's
         changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
         pile, the card beneath offers edges it could take."""
-        verdict = verify_quad(frame, q.pts)
+        even = self.deck.id in TEXT_DECKS
+        verdict = verify_quad(frame, q.pts, even)
         if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
-            v2 = verify_quad(frame, snapped)
+            v2 = verify_quad(frame, snapped, even)
             if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict

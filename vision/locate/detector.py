@@ -70,6 +70,8 @@ class CardDetector:
         # the network's stride: no time spent on grey bars (a 4:3 frame: 320x256, not 320x320; a
         # look from twice as far: 160x128, a quarter of the work)
         self.dynamic = not isinstance(inp.shape[-1], int)
+        # verify_quad's even_border: the recognizer clears it for decks printed at home and cut by hand
+        self.even_border = True
         self.size = int(self.info.get("imgsz", 320)) if self.dynamic else int(inp.shape[-1])
 
     def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0,
@@ -152,24 +154,25 @@ class CardDetector:
         for pts, _, s in group:
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, order_corners(pts), s)
+                outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border)
             if best is None or outlines[key][0] > best[0]:
                 best = outlines[key]
             if best[0][0] and best[0][1] >= SETTLED:   # as good as it gets: skip the other boxes
                 break
         out = []
-        for b in (_field_or(bgr, group[0], best), best):
+        for b in (_field_or(bgr, group[0], best, self.even_border), best):
             (ok, vscore, _), quad, refined = b
             out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
                                  from_field=b is not best))
         return out[0], out[1]
 
 
-def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float):
-    """((verified, verify score, box score), outline, refined) of the best outline of one box."""
+def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True):
+    """((verified, verify score, box score), outline, refined) of the best outline of one box
+    (`even_border`: see verify_quad)."""
     best = None
     for quad, refined in _outlines(bgr, box):
-        v = verify_quad(bgr, quad)
+        v = verify_quad(bgr, quad, even_border)
         key = (v.ok, v.score, score)
         if best is None or key > best[0]:
             best = (key, quad, refined)
@@ -177,7 +180,7 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float):
         return best
     turned = _turned_outline(bgr, box, best[1] if best[0][0] else None)
     if turned is not None:
-        v = verify_quad(bgr, turned)
+        v = verify_quad(bgr, turned, even_border)
         if (v.ok, v.score, score) > best[0]:
             best = ((v.ok, v.score, score), turned, True)
     return best
@@ -192,7 +195,7 @@ def _share_inside(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / area
 
 
-def _field_or(bgr: np.ndarray, leader: tuple, best: tuple) -> tuple:
+def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True) -> tuple:
     """The outline from the card's coloured field inside the group's leading box (field.py) instead
     of `best` (the best outline from the edges), when it verifies and either `best` does not, or
     `best` strays from it (IoU below FIELD_DISAGREES: on a pile, a white-border contour takes in
@@ -206,7 +209,7 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple) -> tuple:
     quad = field_outline(bgr, box)
     if quad is None:
         return best
-    v = verify_quad(bgr, quad)
+    v = verify_quad(bgr, quad, even_border)
     if not v.ok:
         return best
     # where the two agree, the field's outline only when it verifies clearly better (the edges'

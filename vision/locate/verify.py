@@ -209,8 +209,10 @@ def _along(band: np.ndarray, vertical: bool) -> float:
     return min(float(t.mean()) for t in thirds)
 
 
-def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
-    """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring."""
+def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> Verdict:
+    """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring.
+    `even_border`: the deck's border is as wide all along (every commercial print); False for decks
+    printed at home and cut by hand, whose short sides' margin depths are not judged."""
     from ..rectify import warp_card
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 64:
@@ -241,5 +243,6 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray) -> Verdict:
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved)))
-    score *= 1.0 - DEPTH_COST * (len(depths) - sum(depths))
+    if even_border:
+        score *= 1.0 - DEPTH_COST * (len(depths) - sum(depths))
     return Verdict(True, float(np.clip(score, 0.0, 1.0)))
