@@ -54,17 +54,25 @@ def palette_for(deck: str) -> tuple:
     return hue_buckets({c: art[c] for c in load_deck(deck).colors})
 
 
-CLIPPED = 250   # a pixel with a channel this bright says nothing of the light's colour
+CLIPPED = 250    # a pixel with a channel this bright is clipped: it says nothing of the light's colour
+PAPERISH = 0.5   # a pixel may be paper whose smallest channel is at least this share of its largest,
+                 # and its largest this share of the card's brightest (black is no paper)
+MIN_PAPER = 0.02  # ... and of those unclipped, at least this share of the card to go by
 
 
 def white_balance(card_bgr: np.ndarray) -> np.ndarray:
-    """Scale the channels so the card's brightest pixels (its paper: the border, a white oval) are
-    neutral grey. Clipped pixels (a lamp's glare, an overexposed patch) are left out of the
-    reference: they are white whatever the light, and with them a bluish lamp went uncorrected and
-    turned the teal green of one print blue (hue 83 -> 93 on a transplanted close-up; 87 without)."""
+    """Scale the channels so the card's brightest paper (its border, a white oval) is neutral grey.
+    The paper: the brightest tenth of its unclipped, not strongly coloured pixels. A lamp's glare,
+    clipped white whatever the light, made the reference when it was taken from all pixels, and a
+    bluish lamp went uncorrected: one print's teal green (hue 78-83, the edge at 88) read blue
+    (hue 93 on a transplanted close-up; 87 from the paper). Where nearly all the paper is clipped
+    (a clean render, an overexposed photo), the brightest tenth of all pixels, as before."""
     f = card_bgr.astype(np.float32)
-    unclipped = f.max(axis=2) < CLIPPED
-    px = f[unclipped] if int(unclipped.sum()) >= 50 else f.reshape(-1, 3)
+    px = f.reshape(-1, 3)
+    hi, lo = px.max(axis=1), px.min(axis=1)
+    paper = (hi < CLIPPED) & (lo >= PAPERISH * hi) & (hi >= PAPERISH * float(np.percentile(hi, 99)))
+    if int(paper.sum()) >= MIN_PAPER * len(px):
+        px = px[paper]
     lum = px.mean(axis=1)
     ref = px[lum >= np.percentile(lum, 90)]
     if len(ref) < 10:
