@@ -195,8 +195,8 @@ def test_an_outline_taking_in_a_pale_table_has_no_even_margin_on_that_side():
     img = _on_table(render_card("blue-3", "uno", rng=random.Random(5), size=(112, 174)), table=225)
     loose = QUAD.copy()
     loose[2:, 1] += 44
-    assert margin_bands(warp_card(img, QUAD, (VERIFY_W, VERIFY_H)), depths=True)[3] == [True, True]
-    assert margin_bands(warp_card(img, loose, (VERIFY_W, VERIFY_H)), depths=True)[3] == [True, False]
+    assert margin_bands(warp_card(img, QUAD, (VERIFY_W, VERIFY_H)))[3] == [True, True]
+    assert margin_bands(warp_card(img, loose, (VERIFY_W, VERIFY_H)))[3] == [True, False]
     tight, wide = verify_quad(img, QUAD), verify_quad(img, loose)
     assert tight.ok and tight.score > wide.score
 

@@ -102,13 +102,14 @@ class Recognizer:
         if locator not in LOCATORS:
             raise ValueError(f"unknown locator {locator!r}; one of {', '.join(LOCATORS)}")
         self.locator = locator
+        # every UNO print's border is as wide all along; our designed decks are printed at home and
+        # cut by hand (verify_quad's even_border)
+        self.even_border = deck in TEXT_DECKS
         self.detector = None
         if locator == "detector":
             from .locate.detector import CardDetector
             self.detector = CardDetector(detector_path)
-            # every UNO print's border is as wide all along; our designed decks are printed at home
-            # and cut by hand (verify_quad's even_border)
-            self.detector.even_border = deck in TEXT_DECKS
+            self.detector.even_border = self.even_border
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         # a UNO family wild draw four is black with four small coloured cards, and the detector may
         # take it for a back: its four colours cover 0.1-0.2 of it, as some wilds' small ovals do.
@@ -245,14 +246,13 @@ class Recognizer:
         snapped onto the card's edges when that verifies better (a rough outline from the pile's
         changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
         pile, the card beneath offers edges it could take."""
-        even = self.deck.id in TEXT_DECKS
-        verdict = verify_quad(frame, q.pts, even)
+        verdict = verify_quad(frame, q.pts, self.even_border)
         if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
-            v2 = verify_quad(frame, snapped, even)
+            v2 = verify_quad(frame, snapped, self.even_border)
             if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict

@@ -111,14 +111,14 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
     """(white share of each side's margin band: top, right, bottom, left; white share inside).
     A band pixel counts when it is white and as bright as the band around it: printed paper is
     even, a knitted sweater or a wood grain that passes for white is not."""
-    sides, _, inner = margin_bands(card_bgr, even_only)[:3]
+    sides, _, inner, _ = margin_bands(card_bgr, even_only)
     return sides, inner
 
 
-def margin_bands(card_bgr: np.ndarray, even_only: bool = True, depths: bool = False) -> tuple:
+def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], list[int], float, list[bool]]:
     """(white share of each side's band, the pixels each band moved inwards to find it, white
-    share inside), and with `depths` whether each short side's margin is of one depth all along
-    (margin_depths): see margin_shares."""
+    share inside, whether each short side's margin is of one depth all along (margin_depths)):
+    see margin_shares."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
@@ -147,10 +147,7 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True, depths: bool = Fa
             if k == 0 or (share > best[i] + SHIFT_GAIN and _along(band, i % 2 == 1) >= SHIFT_ALONG):
                 best[i], moved[i] = share, k
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
-    inner_share = float(inner.mean()) if inner.size else 1.0
-    if depths:
-        return best, moved, inner_share, margin_depths(side_white)
-    return best, moved, inner_share
+    return best, moved, float(inner.mean()) if inner.size else 1.0, margin_depths(side_white)
 
 
 def margin_depths(side_white: np.ndarray) -> list[bool]:
@@ -233,7 +230,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
-    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, depths=True)
+    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX)
     best_two = sorted(sides)[-2:]
     margin = float(np.mean(sides))
     if min(best_two) < min_side or margin < min_margin:
