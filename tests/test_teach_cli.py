@@ -114,6 +114,24 @@ def test_a_taught_deck_of_another_deck_or_a_damaged_file_is_refused(taught, tmp_
     assert status == 2 and str(bad) in err and "cannot be read" in err
 
 
+def test_a_taught_deck_made_with_another_symbol_network_is_refused(taught, tmp_path, capsys, monkeypatch):
+    """The embedding holds the symbol network's features, so a retrained network (models/ or
+    TABLEREF_MODELS changed) makes every taught file stale: refused by name, never misread."""
+    import shutil
+    import onnx
+    models = tmp_path / "models"
+    shutil.copytree("models", models)
+    net = onnx.load(str(models / "uno-symbols-net.onnx"))
+    net.metadata_props.add(key="retrained", value="yes")     # another file, the same graph
+    onnx.save(net, str(models / "uno-symbols-net.onnx"))
+    monkeypatch.setenv("TABLEREF_MODELS", str(models))
+    status, _, err = cli(capsys, "identify", "--deck", "dino2", "--taught", taught, "--json", taught)
+    assert status == 2 and str(taught) in err and "another symbol network" in err
+    monkeypatch.delenv("TABLEREF_MODELS")
+    status, _, err = cli(capsys, "identify", "--deck", "dino2", "--taught", taught, "--json", taught)
+    assert "another symbol network" not in err
+
+
 def test_watch_with_a_taught_deck_reads_a_redrawn_card_on_the_table(tmp_path, capsys):
     """`watch --taught`: a video of a table with a home-made card (UNO art standing for a dino2
     card) gives the flip of the taught card id."""

@@ -41,10 +41,21 @@ class SymbolNet:
         if tuple(self.meta.get("input", (GLYPH_H, GLYPH_W))) != (GLYPH_H, GLYPH_W):
             raise ModelError(f"symbol network {path} takes {self.meta['input']} glyphs, not {GLYPH_H}x{GLYPH_W}")
         self._input = self.session.get_inputs()[0].name
+        self.path = path
+        self.has_features = any(o.name == "features" for o in self.session.get_outputs())
 
     def proba(self, glyphs: np.ndarray) -> np.ndarray:
         x = np.asarray(glyphs, np.float32).reshape(-1, 1, GLYPH_H, GLYPH_W)
-        return self.session.run(None, {self._input: x})[0].astype(np.float64)
+        return self.session.run(["proba"], {self._input: x})[0].astype(np.float64)
+
+    def features(self, glyphs: np.ndarray) -> np.ndarray:
+        """N x 128 x 3 x 2: the last conv block's map over the card in 3 x 2 cells (train_net's
+        `with_features`), what a taught deck describes shapes with."""
+        if not self.has_features:
+            raise ModelError(f"symbol network {self.path} has no features output; add it with "
+                             f"`python -m vision.read.train_net features {self.path}` or retrain it")
+        x = np.asarray(glyphs, np.float32).reshape(-1, 1, GLYPH_H, GLYPH_W)
+        return self.session.run(["features"], {self._input: x})[0]
 
 
 def agree(classes: list[str], p_hog: np.ndarray, net_classes: list[str], p_net: np.ndarray,

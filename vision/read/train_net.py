@@ -197,10 +197,33 @@ def export(net, meta: dict, out: Path) -> None:
     torch.onnx.export(WithSoftmax(net), torch.zeros(1, 1, GLYPH_H, GLYPH_W), buf, input_names=["glyph"],
                       output_names=["proba"], dynamic_axes={"glyph": {0: "n"}, "proba": {0: "n"}},
                       opset_version=17, dynamo=False)
-    model = onnx.load_from_string(buf.getvalue())
+    model = with_features(onnx.load_from_string(buf.getvalue()))
     model.metadata_props.add(key="tableref", value=json.dumps(meta))
     data = model.SerializeToString()
     write_atomic(Path(out), lambda f: f.write(data))
+
+
+FEATURES_GRID = (3, 2)     # rows x columns the last conv block's 6 x 4 map is averaged to
+
+
+def with_features(model):
+    """The ONNX graph `model` with a second output, `features`: the last conv block's map (N x 128
+    x 6 x 4, what the global average pools) averaged over 2 x 2 cells to N x 128 x 3 x 2. A taught
+    deck (vision/teach/embed.py) describes a card's shapes with it: learned strokes, arrows and
+    rings, where they lie on the card. Idempotent."""
+    import onnx
+    from onnx import helper
+    if any(o.name == "features" for o in model.graph.output):
+        return model
+    pool = [n for n in model.graph.node if n.op_type == "GlobalAveragePool"]
+    if len(pool) != 1:
+        raise ValueError("the symbol network should have one global average pool")
+    model.graph.node.append(helper.make_node("AveragePool", [pool[0].input[0]], ["features"],
+                                             kernel_shape=[2, 2], strides=[2, 2], name="features_pool"))
+    model.graph.output.append(helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT,
+                                                            ["n", 128, *FEATURES_GRID]))
+    onnx.checker.check_model(model)
+    return model
 
 
 def main(argv=None) -> int:
@@ -218,7 +241,16 @@ def main(argv=None) -> int:
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--exclude-print", action="append", default=[])
     f.add_argument("--out", type=Path, required=True)
+    x = sub.add_parser("features", help="add the `features` output to an exported network, in place")
+    x.add_argument("model", type=Path)
     a = ap.parse_args(argv)
+    if a.cmd == "features":
+        import onnx
+        from vision.atomic import write_atomic
+        data = with_features(onnx.load(str(a.model))).SerializeToString()
+        write_atomic(a.model, lambda f: f.write(data))
+        print(f"{a.model}: has a features output")
+        return 0
     if a.cmd == "render":
         d = render_set(a.deck, a.samples, a.seed, workers=a.workers)
         a.out.parent.mkdir(parents=True, exist_ok=True)

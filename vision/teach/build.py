@@ -9,7 +9,7 @@ import numpy as np
 
 from .augment import altered_faces
 from .deck import NO_COLOUR, TaughtDeck
-from .embed import VERSION, embed, face, shape_mask
+from .embed import VERSION, embed_many, face, net_digest, shape_mask
 
 AUGMENTS = 8
 SHRINK = 0.1          # the within-card variance's floor, as a share of its mean over dimensions
@@ -19,7 +19,7 @@ def photo_prototypes(bgr: np.ndarray, quad: np.ndarray, seed: int = 0, augments:
     """(2 * (1 + augments)) x D: the face, its altered copies, and the half turn of each; row 0 is
     the face as photographed."""
     faces = [face(bgr, quad)] + altered_faces(bgr, quad, augments, seed)
-    return np.stack([embed(f).ravel() for f in faces] + [embed(f[::-1, ::-1]).ravel() for f in faces])
+    return embed_many(faces + [f[::-1, ::-1] for f in faces])
 
 
 def fisher_weights(x: np.ndarray, labels: np.ndarray, shrink: float = SHRINK) -> np.ndarray:
@@ -66,6 +66,6 @@ def build_deck(deck, taught: list[tuple[str, np.ndarray]], meta: dict | None = N
     w[~mask] = fisher_weights(protos[:, ~mask], np.array([colours[i] for i in labels]))
     scales = tuple(max(1e-3, float(np.median([spread((protos * w)[photos == k][:, part])
                                                for k in range(len(taught))]))) for part in (mask, ~mask))
-    m = {"embedding": VERSION, "augments": AUGMENTS}
+    m = {"embedding": VERSION, "augments": AUGMENTS, "network": net_digest()}
     m.update(meta or {})
     return TaughtDeck(deck.id, cards, colours, symbols, protos, labels, photos, w, scales, m)

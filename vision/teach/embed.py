@@ -1,21 +1,33 @@
 """The embedding of a rectified card face: what a taught card is remembered and matched by.
 
-The face (FACE_W x FACE_H) is cut into REGIONS_X x REGIONS_Y square regions, and each region is
-described by two parts, each scaled so that neither drowns the other:
-- shape: a gradient-orientation histogram (HOG, 2x2 cells of 8 px, L2-Hys) of the glyph image
+The face (FACE_W x FACE_H) is described in three parts, each scaled so that none drowns the others:
+- regions' shape: the face cut into REGIONS_X x REGIONS_Y square regions, each with a
+  gradient-orientation histogram (HOG, 2x2 cells of 8 px, L2-Hys) of the glyph image
   (vision/read/symbols.py: the darkest channel, contrast-stretched, so it is blind to colour and
   to the light's level);
-- colour: its four quarters' mean in CIE Lab after white-referencing the face on its own white
-  margin, so a warm lamp or a dim room moves it little while a red and an orange card stay apart.
-Regions are kept apart (an array REGIONS x REGION_DIM) so that a reading can ignore the regions
-that differ most: a thumb, a glare or a corner of another card spoils a few regions, not the card
-(deck.py). Pure functions of the face image; no model.
+- regions' colour: each region's four quarters' mean in CIE Lab after white-referencing the face on
+  its own white margin, so a warm lamp or a dim room moves it little while a red and an orange
+  card stay apart;
+- learned shapes: the symbol network's last conv block over the same glyph, averaged in 3 x 2 cells
+  of the card, each cell's 128 channels at unit length (vision/read/net.py `features`). HOG sees
+  where strokes lie; the network, trained on many UNO prints, sees what they make (an arrow, a
+  ring, a numeral's curve) and is steadier under blur, tilt and a thumb. Measured on
+  bench/teach.py's photos, the taught reading alone, from one photo a card: dino2 0.926 -> 0.955,
+  the real second UNO print's altered copies 0.881 -> 0.963 (hand-held) (docs/teach.md).
+The embedding is a flat vector; shape_mask() says which dimensions are shape (the HOG and the
+network's) and which colour. A pure function of the face and the shipped symbol network, whose
+digest a taught file records (file.py): features of another network are another embedding.
 """
 from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from ..errors import models_dir
 from ..rectify import warp_card
 
 FACE_W, FACE_H = 64, 96        # the face is warped at this size for teaching and reading
@@ -26,7 +38,10 @@ REGIONS = REGIONS_X * REGIONS_Y
 COLOUR_WEIGHT = 1.0            # the colour part's weight against the shape part (unit length)
 REGION_DIM = 4 * BINS + 12
 EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below which it counts as plain
-VERSION = 3                    # bump when the embedding changes: a taught file of another version is refused
+NET_FILE = "uno-symbols-net.onnx"   # the network whose features describe shapes, for every deck
+NET_CELLS, NET_CHANNELS = 6, 128     # its features: 3 x 2 cells of 128 channels
+NET_WEIGHT = 1.0               # each cell's length (unit vectors), against a HOG region's (at most ~0.8)
+VERSION = 4                    # bump when the embedding changes: a taught file of another version is refused
 
 
 def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -92,13 +107,57 @@ def region_hog(face_bgr: np.ndarray) -> np.ndarray:
     return np.minimum(r, 0.3) / 0.6
 
 
+@lru_cache(maxsize=4)
+def _shape_net(path: Path):
+    from ..read.net import SymbolNet
+    return SymbolNet(path)
+
+
+def shape_net():
+    """The symbol network of the models folder (TABLEREF_MODELS or models/), loaded once."""
+    return _shape_net(models_dir() / NET_FILE)
+
+
+@lru_cache(maxsize=4)
+def _digest(path: Path, mtime: float) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def net_digest() -> str:
+    """A short digest of the network file: a taught file made with another network is refused."""
+    path = models_dir() / NET_FILE
+    return _digest(path, path.stat().st_mtime) if path.is_file() else "none"
+
+
+def net_features(faces: list[np.ndarray]) -> np.ndarray:
+    """N x NET_CELLS*NET_CHANNELS: each face's learned-shape cells, each cell at unit length."""
+    from ..read.symbols import glyph_image
+    f = shape_net().features(np.stack([glyph_image(x) for x in faces]))       # N x C x 3 x 2
+    f = f.reshape(len(faces), NET_CHANNELS, NET_CELLS).transpose(0, 2, 1)      # N x cells x C
+    f = f / (np.linalg.norm(f, axis=2, keepdims=True) + 1e-6)
+    return (NET_WEIGHT * f).reshape(len(faces), -1)
+
+
 def shape_mask() -> np.ndarray:
-    """Bool mask of a flattened embedding: True on the shape (HOG) dimensions, False on colour."""
-    return np.tile(np.r_[np.ones(4 * BINS, bool), np.zeros(12, bool)], REGIONS)
+    """Bool mask of an embedding: True on the shape dimensions (HOG and network), False on colour."""
+    regions = np.tile(np.r_[np.ones(4 * BINS, bool), np.zeros(12, bool)], REGIONS)
+    return np.r_[regions, np.ones(NET_CELLS * NET_CHANNELS, bool)]
+
+
+def _sized(face_bgr: np.ndarray) -> np.ndarray:
+    if face_bgr.shape[:2] != (FACE_H, FACE_W):
+        return cv2.resize(face_bgr, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    return face_bgr
+
+
+def embed_many(faces: list[np.ndarray]) -> np.ndarray:
+    """N x D float32 embeddings of rectified faces (any size; resized to FACE_W x FACE_H), the
+    network run once for all of them."""
+    faces = [_sized(f) for f in faces]
+    regions = [np.concatenate([region_hog(f), COLOUR_WEIGHT * region_colours(f)], axis=1).ravel() for f in faces]
+    return np.concatenate([np.stack(regions), net_features(faces)], axis=1).astype(np.float32)
 
 
 def embed(face_bgr: np.ndarray) -> np.ndarray:
-    """REGIONS x REGION_DIM float32 of one rectified face (any size; resized to FACE_W x FACE_H)."""
-    if face_bgr.shape[:2] != (FACE_H, FACE_W):
-        face_bgr = cv2.resize(face_bgr, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
-    return np.concatenate([region_hog(face_bgr), COLOUR_WEIGHT * region_colours(face_bgr)], axis=1).astype(np.float32)
+    """The D float32 embedding of one rectified face."""
+    return embed_many([face_bgr])[0]

@@ -1,9 +1,10 @@
 """A taught deck on disk: one .npz file, safe to load and written atomically.
 
 Arrays only (loaded with allow_pickle=False, so a file cannot run code), a format name and
-version, the deck, the embedding's version and the teach report's summary in a JSON string. It is
-written atomically (vision/atomic.py), so a reader sees the old file or the new one, never half of
-one, and a failed or interrupted teach leaves the previous file as it was.
+version, the deck, the embedding's version, the digest of the symbol network whose features it
+holds, and the teach report's summary in a JSON string. It is written atomically
+(vision/atomic.py), so a reader sees the old file or the new one, never half of one, and a failed
+or interrupted teach leaves the previous file as it was.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from ..atomic import write_atomic
 from .deck import TaughtDeck
-from .embed import VERSION as EMBEDDING
+from .embed import NET_FILE, VERSION as EMBEDDING, net_digest
 
 FORMAT = "tableref-taught-deck"
 FORMAT_VERSION = 1
@@ -50,6 +51,10 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
             if meta.get("version") != FORMAT_VERSION or meta.get("embedding") != EMBEDDING:
                 raise TaughtFileError(f"{path} was taught by another version of tableref (format "
                                       f"{meta.get('version')}, embedding {meta.get('embedding')}); teach it again")
+            if meta.get("network") != net_digest():
+                # the embedding holds the symbol network's features: another network, another space
+                raise TaughtFileError(f"{path} was taught with another symbol network than the one in "
+                                      f"the models folder now ({NET_FILE} changed); teach it again")
             td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],
                             [str(s) for s in z["symbols"]], z["protos"].astype(np.float32), z["labels"],
                             z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta)
