@@ -111,3 +111,26 @@ def test_glyph_jitter_varies_action_symbols_only_and_is_reproducible():
     assert all(print_style(f).glyph_jitter == 0 for f in PRINTS)
     drawn = [random_style(random.Random(k)).glyph_jitter for k in range(200)]
     assert 0.3 < sum(j > 0 for j in drawn) / len(drawn) < 0.7    # about half of training prints
+
+
+def test_the_bent_reverse_is_two_separate_arrows_each_the_others_half_turn():
+    # the reverse most prints carry: two arrows, each bent once, in an S; each outlined in black, so
+    # the two stay apart where their tails run side by side
+    import cv2
+    from vision.art.uno import _reverse
+    img = np.asarray(_reverse(120, (200, 30, 30, 255), "bent", 6))
+    fill = (img[..., 3] > 128) & (img[..., 0] > 150) & (img[..., 1] < 100)
+    n, labels = cv2.connectedComponents(fill.astype(np.uint8))
+    assert n - 1 == 2
+    turned = fill[::-1, ::-1]
+    assert (fill & turned).sum() / (fill | turned).sum() > 0.9
+    straight = np.asarray(_reverse(120, (200, 30, 30, 255), "diagonal", 6))[..., 3] > 128
+    assert ((img[..., 3] > 128) ^ straight).mean() > 0.05        # not the straight drawing
+
+
+def test_the_bent_reverse_is_drawn_by_every_family_but_the_circle_print():
+    # a print a user owns mixes elements of several: the common reverse is not one family's alone
+    for family in PRINTS:
+        rng = random.Random(1)
+        drawn = {random_style(rng, prints=[family]).drawings["reverse"] for _ in range(60)}
+        assert ("bent" in drawn) == (family != "circle-2024"), (family, drawn)

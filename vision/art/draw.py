@@ -100,6 +100,34 @@ def arrow_polygon(x0, y0, x1, y1, shaft, head_w, head_len):
             (bx - nx * hw, by - ny * hw), (bx - nx * s, by - ny * s), (x0 - nx * s, y0 - ny * s)]
 
 
+def bent_arrow_polygon(tail, bend, tip, shaft, head_w, head_len):
+    """An arrow from `tail` that turns once at `bend` and ends at the tip `tip`, as one polygon
+    (mitred at the bend, so that an outline drawn round it has no seam inside)."""
+    (tx, ty), (kx, ky), (x1, y1) = tail, bend, tip
+
+    def unit(dx, dy):
+        n = math.hypot(dx, dy) or 1.0
+        return dx / n, dy / n
+    ax, ay = unit(kx - tx, ky - ty)
+    ux, uy = unit(x1 - kx, y1 - ky)
+    bx, by = x1 - ux * head_len, y1 - uy * head_len
+    s, hw = shaft / 2, head_w / 2
+
+    def mitre(side):
+        # where the tail's side line meets the head shaft's side line
+        px, py = tx - ay * s * side, ty + ax * s * side
+        qx, qy = kx - uy * s * side, ky + ux * s * side
+        det = ax * -uy - ay * -ux
+        if abs(det) < 1e-9:
+            return qx, qy
+        t = ((qx - px) * -uy - (qy - py) * -ux) / det
+        return px + ax * t, py + ay * t
+    n = (-uy, ux)
+    return [(tx - ay * s, ty + ax * s), mitre(1), (bx + n[0] * s, by + n[1] * s), (bx + n[0] * hw, by + n[1] * hw),
+            (x1, y1), (bx - n[0] * hw, by - n[1] * hw), (bx - n[0] * s, by - n[1] * s), mitre(-1),
+            (tx + ay * s, ty - ax * s)]
+
+
 def outlined_polygon(draw, pts, fill, outline, width):
     if width > 0:
         draw.polygon(pts, fill=outline)

@@ -136,7 +136,7 @@ UPRIGHT = tuple(f for f in FONTS if f not in ITALIC)
 # How uno.py can draw each symbol; Style.drawings picks one per symbol.
 DRAWINGS = {
     "skip": ("slash", "slash-bold", "slash-thin"),
-    "reverse": ("diagonal", "stacked", "circle", "short"),
+    "reverse": ("diagonal", "stacked", "circle", "short", "bent"),
     "draw2": ("cards", "plus", "fan", "tilted-cards"),
     "wild-draw4": ("cards", "plus", "fan", "staircase", "tilted-cards", "plus-shapes"),
     "wild": ("oval-tilted", "circle", "oval", "fill", "word"),
@@ -153,8 +153,8 @@ PRINT_SPECS = {
                       draw2=C("cards", "fan"), **{"wild-draw4": C("cards", "fan")},
                       wild=C("oval-tilted", "oval")),
         mini_tilt=0.0),
-    # Mattel 2018: a white ring on the colour, white numeral with a black shadow, short S-shaped
-    # reverse arrows, the staircase +4, WILD lettered across the wild's oval
+    # Mattel 2018: a white ring on the colour, white numeral with a black shadow, reverse arrows
+    # short and fat or bent in an S, the staircase +4, WILD lettered across the wild's oval
     "ring-2018": dict(
         shape="oval", shape_fill="ring", shape_angle=U(22, 38),
         font=C("LiberationSans-BoldItalic.ttf", "Roboto-BlackItalic.ttf", "LeagueSpartan-Black.otf"),
@@ -163,8 +163,8 @@ PRINT_SPECS = {
                       **{"wild-draw4": "staircase"}, wild="fill"),
         mini_tilt=U(8, 20)),
     # the common older print: tilted white filled oval, italic numeral in the card's colour with a
-    # thick black outline, small white corner indices, two tilted mini cards, fat diagonal arrows,
-    # a four-colour oval on the black wild, a fan of four mini cards on the wild draw four
+    # thick black outline, small white corner indices, two tilted mini cards, fat arrows (straight or
+    # bent in an S), a four-colour oval on the black wild, a fan of four mini cards on the wild draw four
     "filled-oval": dict(
         shape="oval", shape_fill="white", shape_angle=U(24, 40), shape_scale=U(0.92, 1.04),
         font=C(*ITALIC), glyph_scale=U(0.92, 1.12), stroke=U(0.05, 0.09), shadow=P(0.25),
@@ -204,6 +204,13 @@ PRINT_SPECS = {
 }
 PRINTS: tuple[str, ...] = tuple(PRINT_SPECS)
 
+# The reverse most prints carry (the classic ring print's, the filled-oval print's, many others'):
+# two arrows, each bent once, in an S. A family draws it this often in place of its own drawing,
+# as one more of its options (a third beside two, a half beside one), so that no family owns it:
+# a print a user owns mixes elements of several.
+BENT_REVERSE = {"classic": 1 / 3, "ring-2018": 1 / 2, "filled-oval": 1 / 2, "knockoff": 1 / 3,
+                "jumbo-numeral": 1 / 3}
+
 
 def _common(rng: random.Random, colors: dict | None) -> dict:
     """What every print varies in: sizes, shades, paper, wear; a family may override any of it."""
@@ -242,6 +249,8 @@ def random_style(rng: random.Random, colors: dict | None = None, prints=None) ->
     fields.update(_draw(PRINT_SPECS[name], rng))
     # drawn from the style's own seed, not rng, so that adding it changed no other draw
     fields["glyph_jitter"] = random.Random(fields["seed"] ^ 0x5EED).choice((0.0, 0.0, 0.5, 1.0))
+    if random.Random(fields["seed"] ^ 0xBE27).random() < BENT_REVERSE.get(name, 0.0):   # likewise
+        fields["drawings"] = dict(fields["drawings"], reverse="bent")
     return Style(print=name, **fields)
 
 

@@ -9,7 +9,7 @@ import random
 
 from PIL import Image, ImageChops, ImageDraw
 
-from .draw import (arrow_polygon, ellipse_points, paste_center, rotate_points, rounded_rect,
+from .draw import (arrow_polygon, bent_arrow_polygon, ellipse_points, paste_center, rotate_points, rounded_rect,
                    text_image)
 from .style import Style
 
@@ -99,6 +99,16 @@ def _reverse(h, fill, kind: str, outline_w, rng=None, j=0.0):
             arrows.append(arrow_polygon(ox - sgn * 0.10 * h * u[0], oy - sgn * 0.10 * h * u[1],
                                         ox + sgn * 0.46 * h * u[0], oy + sgn * 0.46 * h * u[1],
                                         shaft, head_w, head_len))
+    elif kind == "bent":                # the common print's: two arrows, each bent once, in an S
+        arrows = []
+        bend = math.radians(45.0 + (0.0 if rng is None else rng.uniform(-15, 15) * j))
+        gap = max(h * 0.11 * _vary(rng, j, 0.3), shaft * 0.5 + outline_w)   # tails apart, an outline between
+        tail, head = h * 0.30 * _vary(rng, j, 0.25), h * 0.38 * _vary(rng, j, 0.2)
+        for sgn in (1, -1):     # the upper arrow runs right then up-right; the other is its half turn
+            ty, kx = c - sgn * gap, c + sgn * h * 0.04
+            arrows.append(bent_arrow_polygon((kx - sgn * tail, ty), (kx, ty),
+                                             (kx + sgn * head * math.cos(bend), ty - sgn * head * math.sin(bend)),
+                                             shaft, head_w, head_len))
     else:                               # the classic: two diagonal arrows, offset, pointing apart
         off = h * 0.13 * _vary(rng, j, 0.5)
         arrows = [arrow_polygon(c - h * 0.32 - off, c + h * 0.32 - off, c + h * 0.36 - off, c - h * 0.36 - off,
