@@ -27,6 +27,30 @@ def test_the_data_folder_and_the_command_line_name_each_decks_taught_file(taught
         taught_decks([str(taught), str(tmp_path / "taught" / "dino2.npz")], tmp_path)
 
 
+def test_a_taught_file_an_upgrade_made_stale_is_set_aside_from_the_data_folder_but_refused_when_named(taught, tmp_path):
+    """After an upgrade that changes the embedding (or the symbol network), a deck kept in the data
+    folder must not stop the server: its tables read with the built-in recognizer and the message
+    says how to teach it again. Named with --taught, the same file is refused."""
+    import json
+    import numpy as np
+    from web.taught import taught_decks
+    (tmp_path / "taught").mkdir()
+    (tmp_path / "teach" / "dino2").mkdir(parents=True)
+    stale = tmp_path / "taught" / "dino2.npz"
+    with np.load(taught, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["embedding"] = -1
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(stale, **arrays)
+    said = []
+    assert taught_decks([], tmp_path, warn=said.append) == {}
+    assert len(said) == 1 and str(stale) in said[0] and "built-in recognizer" in said[0]
+    assert f"tableref teach --deck dino2 --from {tmp_path / 'teach' / 'dino2'} --out {stale}" in said[0]
+    with pytest.raises(ValueError, match="another version"):
+        taught_decks([str(stale)], tmp_path / "elsewhere")
+
+
 def test_serve_with_a_bad_taught_file_stops_at_start_naming_it(tmp_path, capsys):
     from web.cli import main
     bad = tmp_path / "bad.npz"

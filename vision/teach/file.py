@@ -26,6 +26,11 @@ class TaughtFileError(ValueError):
     """A taught-deck file that cannot be used, with the reason in words."""
 
 
+class StaleTaughtFile(TaughtFileError):
+    """A sound taught-deck file made by another version of tableref or with another symbol network:
+    its prototypes live in another embedding. Teaching the deck again from its photos mends it."""
+
+
 def save(td: TaughtDeck, path: str | os.PathLike) -> None:
     path = Path(path)
     meta = dict(td.meta, format=FORMAT, version=FORMAT_VERSION, deck=td.deck, embedding=EMBEDDING,
@@ -49,11 +54,11 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
             if meta.get("format") != FORMAT:
                 raise TaughtFileError(f"{path} is not a taught deck of tableref")
             if meta.get("version") != FORMAT_VERSION or meta.get("embedding") != EMBEDDING:
-                raise TaughtFileError(f"{path} was taught by another version of tableref (format "
+                raise StaleTaughtFile(f"{path} was taught by another version of tableref (format "
                                       f"{meta.get('version')}, embedding {meta.get('embedding')}); teach it again")
             if meta.get("network") != net_digest():
                 # the embedding holds the symbol network's features: another network, another space
-                raise TaughtFileError(f"{path} was taught with another symbol network than the one in "
+                raise StaleTaughtFile(f"{path} was taught with another symbol network than the one in "
                                       f"the models folder now ({NET_FILE} changed); teach it again")
             td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],
                             [str(s) for s in z["symbols"]], z["protos"].astype(np.float32), z["labels"],
