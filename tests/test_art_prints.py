@@ -113,19 +113,34 @@ def test_glyph_jitter_varies_action_symbols_only_and_is_reproducible():
     assert 0.3 < sum(j > 0 for j in drawn) / len(drawn) < 0.7    # about half of training prints
 
 
-def test_the_bent_reverse_is_two_separate_arrows_each_the_others_half_turn():
+@pytest.mark.parametrize("kind", ["bent", "bent-upright"])
+def test_the_bent_reverse_is_two_separate_arrows_each_the_others_half_turn(kind):
     # the reverse most prints carry: two arrows, each bent once, in an S; each outlined in black, so
     # the two stay apart where their tails run side by side
     import cv2
     from vision.art.uno import _reverse
-    img = np.asarray(_reverse(120, (200, 30, 30, 255), "bent", 6))
+    img = np.asarray(_reverse(120, (200, 30, 30, 255), kind, 6))
     fill = (img[..., 3] > 128) & (img[..., 0] > 150) & (img[..., 1] < 100)
     n, labels = cv2.connectedComponents(fill.astype(np.uint8))
     assert n - 1 == 2
     turned = fill[::-1, ::-1]
     assert (fill & turned).sum() / (fill | turned).sum() > 0.9
     straight = np.asarray(_reverse(120, (200, 30, 30, 255), "diagonal", 6))[..., 3] > 128
-    assert ((img[..., 3] > 128) ^ straight).mean() > 0.05        # not the straight drawing
+    ink = img[..., 3] > 128
+    if ink.shape == straight.shape:
+        assert (ink ^ straight).mean() > 0.05        # not the straight drawing
+
+
+def test_the_upright_bent_reverse_points_its_heads_up_right_and_down_left():
+    # as on the real prints: the S stands along the card's length, leaning right at the top, so its
+    # ink is taller than wide and fills the top-right and bottom-left quarters more than the others
+    from vision.art.uno import _reverse
+    ink = np.asarray(_reverse(120, (200, 30, 30, 255), "bent-upright", 6))[..., 3] > 128
+    h, w = ink.shape
+    assert h > w
+    top_right, top_left = ink[:h // 2, w // 2:].sum(), ink[:h // 2, :w // 2].sum()
+    assert top_right > 1.2 * top_left
+    assert ink[h // 2:, :w // 2].sum() > 1.2 * ink[h // 2:, w // 2:].sum()
 
 
 def test_the_bent_reverse_is_drawn_by_every_family_but_the_circle_print():
@@ -133,4 +148,4 @@ def test_the_bent_reverse_is_drawn_by_every_family_but_the_circle_print():
     for family in PRINTS:
         rng = random.Random(1)
         drawn = {random_style(rng, prints=[family]).drawings["reverse"] for _ in range(60)}
-        assert ("bent" in drawn) == (family != "circle-2024"), (family, drawn)
+        assert bool({"bent", "bent-upright"} & drawn) == (family != "circle-2024"), (family, drawn)

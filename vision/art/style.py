@@ -136,7 +136,7 @@ UPRIGHT = tuple(f for f in FONTS if f not in ITALIC)
 # How uno.py can draw each symbol; Style.drawings picks one per symbol.
 DRAWINGS = {
     "skip": ("slash", "slash-bold", "slash-thin"),
-    "reverse": ("diagonal", "stacked", "circle", "short", "bent"),
+    "reverse": ("diagonal", "stacked", "circle", "short", "bent", "bent-upright"),
     "draw2": ("cards", "plus", "fan", "tilted-cards"),
     "wild-draw4": ("cards", "plus", "fan", "staircase", "tilted-cards", "plus-shapes"),
     "wild": ("oval-tilted", "circle", "oval", "fill", "word"),
@@ -210,6 +210,9 @@ PRINTS: tuple[str, ...] = tuple(PRINT_SPECS)
 # a print a user owns mixes elements of several.
 BENT_REVERSE = {"classic": 1 / 3, "ring-2018": 1 / 2, "filled-oval": 1 / 2, "knockoff": 1 / 3,
                 "jumbo-numeral": 1 / 3}
+# ... drawn as real prints have it (tails along the card's length, heads turned out along the oval's
+# lean: "bent-upright") this often, else lying across the card ("bent")
+BENT_UPRIGHT = 2 / 3
 
 
 def _common(rng: random.Random, colors: dict | None) -> dict:
@@ -250,7 +253,8 @@ def random_style(rng: random.Random, colors: dict | None = None, prints=None) ->
     # drawn from the style's own seed, not rng, so that adding it changed no other draw
     fields["glyph_jitter"] = random.Random(fields["seed"] ^ 0x5EED).choice((0.0, 0.0, 0.5, 1.0))
     if random.Random(fields["seed"] ^ 0xBE27).random() < BENT_REVERSE.get(name, 0.0):   # likewise
-        fields["drawings"] = dict(fields["drawings"], reverse="bent")
+        upright = random.Random(fields["seed"] ^ 0x5B3D).random() < BENT_UPRIGHT
+        fields["drawings"] = dict(fields["drawings"], reverse="bent-upright" if upright else "bent")
     return Style(print=name, **fields)
 
 

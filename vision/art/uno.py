@@ -73,7 +73,7 @@ def _skip(h, fill, kind: str, outline_w, rng=None, j=0.0):
 
 
 def _reverse(h, fill, kind: str, outline_w, rng=None, j=0.0):
-    w = int(h * 1.1)
+    w = int(h * (1.3 if kind == "bent-upright" else 1.1))
     img = Image.new("RGBA", (w, w), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     c = w / 2
@@ -109,6 +109,19 @@ def _reverse(h, fill, kind: str, outline_w, rng=None, j=0.0):
             arrows.append(bent_arrow_polygon((kx - sgn * tail, ty), (kx, ty),
                                              (kx + sgn * head * math.cos(bend), ty - sgn * head * math.sin(bend)),
                                              shaft, head_w, head_len))
+    elif kind == "bent-upright":        # the same S stood up, as real prints have it: each arrow's tail runs
+        arrows = []                     # along the card's length beside the other's, then turns out to its head
+        bend = math.radians(45.0 + (0.0 if rng is None else rng.uniform(-12, 12) * j))
+        lean = 20.0 + (0.0 if rng is None else rng.uniform(-10, 10) * j)   # degrees, the top to the right
+        shaft = h * 0.18 * _vary(rng, j, 0.3)
+        gap = max(h * 0.08 * _vary(rng, j, 0.3), shaft * 0.5 + outline_w)
+        tail, head = h * 0.20 * _vary(rng, j, 0.3), h * 0.55 * _vary(rng, j, 0.2)
+        for sgn in (1, -1):     # the left tail runs up and turns up-right; the other is its half turn
+            kx, ky = c - sgn * gap, c - sgn * tail * 0.5
+            arrow = bent_arrow_polygon((kx, ky + sgn * tail), (kx, ky),
+                                       (kx + sgn * head * math.sin(bend), ky - sgn * head * math.cos(bend)),
+                                       shaft, head_w, head_len)
+            arrows.append(rotate_points(arrow, c, c, lean))
     else:                               # the classic: two diagonal arrows, offset, pointing apart
         off = h * 0.13 * _vary(rng, j, 0.5)
         arrows = [arrow_polygon(c - h * 0.32 - off, c + h * 0.32 - off, c + h * 0.36 - off, c - h * 0.36 - off,
@@ -128,6 +141,8 @@ def _reverse(h, fill, kind: str, outline_w, rng=None, j=0.0):
                 if extra:
                     d.line(arrow + [arrow[0]], fill=colour, width=int(2 * extra), joint="curve")
                 d.polygon(arrow, fill=colour)
+    if kind == "bent-upright":          # tall and narrow: cropped to its ink (a half turn keeps it
+        return img.crop(img.getbbox())  # centred), so that the card's width does not shrink it
     return img
 
 
