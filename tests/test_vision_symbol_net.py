@@ -132,3 +132,10 @@ def test_train_net_refuses_bad_arguments_before_rendering(tmp_path, argv, says):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
     assert not out.exists()
+
+
+def test_the_recognizer_and_a_taught_decks_embedding_share_one_network():
+    # one onnxruntime session of the 0.8 MB network, not one per user of it
+    from vision.recognizer import Recognizer
+    from vision.teach.embed import shape_net
+    assert Recognizer("uno", text=False).net is shape_net()

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .read.net import SymbolNet, agree
+from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import colour_votes, four_colour_area, palette_for
 from .read.fuse import four_colour_evidence, fuse
@@ -98,7 +98,7 @@ class Recognizer:
         if net_path is None and deck in NET_FOR_DECK:
             net_path = models_dir() / NET_FOR_DECK[deck]
         if net_path:
-            self.net = SymbolNet(net_path)
+            self.net = load_net(net_path)
         if locator not in LOCATORS:
             raise ValueError(f"unknown locator {locator!r}; one of {', '.join(LOCATORS)}")
         self.locator = locator

@@ -12,6 +12,7 @@ a card.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,26 @@ from .symbols import GLYPH_H, GLYPH_W
 FLOOR = 0.02      # each reader's probabilities are mixed with this much of "any symbol" before the
                   # product, so that one reader's zero cannot veto what the other is sure of
 NET_WEIGHT = 0.8  # the network's exponent in the product (the HOG classifier's: 1 - NET_WEIGHT)
+# the `features` output (train_net.with_features): the last conv block's channels, averaged over
+# the card in rows x columns cells
+FEATURE_CHANNELS = 128
+FEATURE_GRID = (3, 2)
+
+
+def load_net(path: str | Path) -> "SymbolNet":
+    """The network in `path`, loaded once per file version: the recognizer and a taught deck's
+    embedding (vision/teach/embed.py) share one session."""
+    path = Path(path).resolve()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0        # SymbolNet names the missing file
+    return _load(path, mtime)
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path, mtime: float) -> "SymbolNet":
+    return SymbolNet(path)
 
 
 class SymbolNet:
@@ -49,8 +70,8 @@ class SymbolNet:
         return self.session.run(["proba"], {self._input: x})[0].astype(np.float64)
 
     def features(self, glyphs: np.ndarray) -> np.ndarray:
-        """N x 128 x 3 x 2: the last conv block's map over the card in 3 x 2 cells (train_net's
-        `with_features`), what a taught deck describes shapes with."""
+        """N x FEATURE_CHANNELS x 3 x 2: the last conv block's map over the card in FEATURE_GRID cells
+        (train_net's `with_features`), what a taught deck describes shapes with."""
         if not self.has_features:
             raise ModelError(f"symbol network {self.path} has no features output; add it with "
                              f"`python -m vision.read.train_net features {self.path}` or retrain it")

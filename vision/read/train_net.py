@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .net import FEATURE_CHANNELS, FEATURE_GRID
 from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
 
@@ -95,8 +96,8 @@ def build_net(n_classes: int):
                          *conv(16, 32), nn.MaxPool2d(2),       # 24 x 16
                          *conv(32, 64), nn.MaxPool2d(2),       # 12 x 8
                          *conv(64, 96), nn.MaxPool2d(2),       # 6 x 4
-                         *conv(96, 128),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, n_classes))
+                         *conv(96, FEATURE_CHANNELS),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(FEATURE_CHANNELS, n_classes))
 
 
 def _augment(x, gen):
@@ -182,7 +183,6 @@ def export(net, meta: dict, out: Path) -> None:
     """ONNX with the class list in its metadata; written to a temporary file, then renamed."""
     import onnx
     import torch
-    from vision.atomic import write_atomic
 
     class WithSoftmax(torch.nn.Module):
         def __init__(self, net):
@@ -199,16 +199,20 @@ def export(net, meta: dict, out: Path) -> None:
                       opset_version=17, dynamo=False)
     model = with_features(onnx.load_from_string(buf.getvalue()))
     model.metadata_props.add(key="tableref", value=json.dumps(meta))
+    _write(model, out)
+
+
+def _write(model, out: str | Path) -> None:
+    """The ONNX graph written to `out` atomically (a reader never sees half a model)."""
+    from vision.atomic import write_atomic
     data = model.SerializeToString()
     write_atomic(Path(out), lambda f: f.write(data))
 
 
-FEATURES_GRID = (3, 2)     # rows x columns the last conv block's 6 x 4 map is averaged to
-
-
 def with_features(model):
-    """The ONNX graph `model` with a second output, `features`: the last conv block's map (N x 128
-    x 6 x 4, what the global average pools) averaged over 2 x 2 cells to N x 128 x 3 x 2. A taught
+    """The ONNX graph `model` with a second output, `features`: the last conv block's map (N x
+    FEATURE_CHANNELS x 6 x 4, what the global average pools) averaged over 2 x 2 cells to FEATURE_GRID
+    (3 x 2) cells. A taught
     deck (vision/teach/embed.py) describes a card's shapes with it: learned strokes, arrows and
     rings, where they lie on the card. Idempotent."""
     import onnx
@@ -221,7 +225,7 @@ def with_features(model):
     model.graph.node.append(helper.make_node("AveragePool", [pool[0].input[0]], ["features"],
                                              kernel_shape=[2, 2], strides=[2, 2], name="features_pool"))
     model.graph.output.append(helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT,
-                                                            ["n", 128, *FEATURES_GRID]))
+                                                            ["n", FEATURE_CHANNELS, *FEATURE_GRID]))
     onnx.checker.check_model(model)
     return model
 
@@ -246,9 +250,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.cmd == "features":
         import onnx
-        from vision.atomic import write_atomic
-        data = with_features(onnx.load(str(a.model))).SerializeToString()
-        write_atomic(a.model, lambda f: f.write(data))
+        _write(with_features(onnx.load(str(a.model))), a.model)
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from ..errors import models_dir
+from ..read.net import FEATURE_CHANNELS, FEATURE_GRID
 from ..rectify import warp_card
 
 FACE_W, FACE_H = 64, 96        # the face is warped at this size for teaching and reading
@@ -39,7 +40,7 @@ COLOUR_WEIGHT = 1.0            # the colour part's weight against the shape part
 REGION_DIM = 4 * BINS + 12
 EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below which it counts as plain
 NET_FILE = "uno-symbols-net.onnx"   # the network whose features describe shapes, for every deck
-NET_CELLS, NET_CHANNELS = 6, 128     # its features: 3 x 2 cells of 128 channels
+NET_CELLS, NET_CHANNELS = FEATURE_GRID[0] * FEATURE_GRID[1], FEATURE_CHANNELS   # its features' cells
 NET_WEIGHT = 1.0               # each cell's length (unit vectors), against a HOG region's (at most ~0.8)
 VERSION = 4                    # bump when the embedding changes: a taught file of another version is refused
 
@@ -107,15 +108,11 @@ def region_hog(face_bgr: np.ndarray) -> np.ndarray:
     return np.minimum(r, 0.3) / 0.6
 
 
-@lru_cache(maxsize=4)
-def _shape_net(path: Path):
-    from ..read.net import SymbolNet
-    return SymbolNet(path)
-
-
 def shape_net():
-    """The symbol network of the models folder (TABLEREF_MODELS or models/), loaded once."""
-    return _shape_net(models_dir() / NET_FILE)
+    """The symbol network of the models folder (TABLEREF_MODELS or models/), loaded once (the
+    recognizer's own, vision.read.net.load_net)."""
+    from ..read.net import load_net
+    return load_net(models_dir() / NET_FILE)
 
 
 @lru_cache(maxsize=4)
