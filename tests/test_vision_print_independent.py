@@ -92,6 +92,24 @@ def test_plus_two_in_the_corner_makes_a_draw_two():
     assert SYMBOLS[int(b.argmax())] == "draw2"
 
 
+def test_a_whole_plus_two_read_fairly_counts_part_way_and_a_fair_numeral_not_at_all():
+    # the classifier torn between a 7 and two drawn cards; the corner's "+2" read at 0.75 (both
+    # characters) tips it, more the surer the reading; a "5" read as fairly says nothing
+    torn = probs("7", 0.6)
+    torn[SYMBOLS.index("draw2")] = 0.3
+    torn /= torn.sum()
+
+    def share(read):
+        b = fuse(SYMBOLS, torn, TextEvidence(("1", 0.5), read), card_px=250)   # the centre: unclear
+        return b[SYMBOLS.index("draw2")] / b[SYMBOLS.index("7")]
+    nothing = share(("1", 0.5))         # read, not clearly: no evidence
+    assert share(("draw2", 0.55)) == pytest.approx(nothing)     # below PLUS_FAIR: nothing either
+    assert nothing < 1.0                                     # the classifier's 7 leads ...
+    assert nothing < share(("draw2", 0.7)) < share(("draw2", 0.84)) < share(("draw2", 0.99))
+    assert share(("draw2", 0.75)) > 1.0                      # ... until a fair "+2" tips it
+    assert share(("5", 0.75)) == pytest.approx(nothing)
+
+
 @pytest.mark.parametrize("underlined, expect", [("9", "9"), ("6", "6")])
 def test_six_or_nine_follows_the_underline_against_the_classifier(underlined, expect):
     other = "6" if expect == "9" else "9"
