@@ -40,6 +40,18 @@ def test_the_built_in_sure_of_the_taught_runner_up_wins_else_the_taught_reading_
     assert combine(m("red-7", 0.3), ("green-2", 0.5), TAUGHT) == ("green-2", 0.5)
 
 
+def test_the_built_in_sure_of_a_taught_card_of_the_colour_the_taught_deck_names_wins_unsure():
+    # colour is what a taught deck reads best; the symbol is what it confuses (DINO 2's chill and
+    # girl): the built-in sure of a red card when the taught deck is unsure of another red one
+    colours = {"red-7": "red", "red-9": "red", "blue-7": "blue", "green-2": "green"}
+    assert combine(m("red-7", 0.3, runner_up="blue-7"), ("red-9", 0.8), TAUGHT, colours) == ("red-9", 0.3)
+    # ... not of another colour (a re-drawn print's built-in reading, by chance), nor unsure
+    assert combine(m("red-9", 0.3, runner_up="red-7"), ("blue-7", 0.8), TAUGHT, colours) == ("red-9", 0.3)
+    assert combine(m("red-7", 0.3, runner_up="blue-7"), ("red-9", 0.5), TAUGHT, colours) == ("red-7", 0.3)
+    # ... and a sure taught reading still stands
+    assert combine(m("red-7", 0.7), ("red-9", 0.95), TAUGHT, colours) == ("red-7", 0.7)
+
+
 def test_a_six_and_a_nine_are_told_apart_by_the_more_confident_reader():
     # the taught deck keeps both turns of every photo: a 6 and a 9 differ only by the bar's place
     taught = TAUGHT | {"red-6"}

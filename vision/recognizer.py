@@ -134,6 +134,7 @@ class Recognizer:
             raise ValueError(f"the taught deck is of deck {taught.deck!r}, not {self.deck.id!r}")
         self._taught_ids = frozenset(taught.cards) if taught is not None else frozenset()
         self._taught_all = self._taught_ids >= set(self.deck.cards)
+        self._colours = {cid: card.color for cid, card in self.deck.cards.items()}
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None) -> tuple[str, float]:
@@ -239,7 +240,7 @@ class Recognizer:
         builtin = self.identify_card(card_bgr, big, q.pts)
         if taught is None:
             return builtin
-        return combine(taught, builtin, self._taught_ids)
+        return combine(taught, builtin, self._taught_ids, self._colours)
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else
