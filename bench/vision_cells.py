@@ -188,20 +188,52 @@ def sweep_cells(quick: bool = False) -> list[dict]:
               for t in (15, 30, 45)]
     cells += [{"name": f"{k} @25%", "size": 0.25, "angle": 0.0, "tilt": 0.0, "fx": fn} for k, fn in CASTS.items()]
     cells += [{"name": f"{k} @25%", "size": 0.25, "angle": 0.0, "tilt": 0.0, "fx": fn} for k, fn in DAMAGE.items()]
+    # a card held close that the picture cuts: upright at 90% of a 4:3 picture's height (a quarter
+    # to a third of it out, both ends), and one pushed out by a corner (10-30% of it out). Last, so
+    # that the cells above keep their draws
+    cells += [{"name": "runs off: upright @90%", "size": 0.9, "angle": 0.0, "tilt": 0.0, "fx": None,
+               "off": (0.66, 0.75), "towards": "end"},
+              {"name": "runs off: a corner @55%", "size": 0.55, "angle": 30.0, "tilt": 15.0, "fx": None,
+               "off": (0.7, 0.9), "towards": "corner"}]
     if quick:
         keep = {"size 5%", "size 10%", "size 50%", "size 95%", "rot 45 @25%", "rot 180 @25%",
-                "tilt 45 @25%", "warm lamp @25%", "dim x0.35 @25%", "gauss blur 3 @25%", "jpeg q15 @25%"}
+                "tilt 45 @25%", "warm lamp @25%", "dim x0.35 @25%", "gauss blur 3 @25%", "jpeg q15 @25%",
+                "runs off: upright @90%"}
         cells = [c for c in cells if c["name"] in keep]
     return cells
+
+
+def inside_share(quad: np.ndarray, wh) -> float:
+    """The share of the quad's area inside a picture of wh."""
+    frame = np.float32([[0, 0], [wh[0], 0], [wh[0], wh[1]], [0, wh[1]]])
+    inside, _ = cv2.intersectConvexConvex(np.asarray(quad, np.float32), frame)
+    return float(inside) / float(cv2.contourArea(np.asarray(quad, np.float32)))
+
+
+def run_off(quad: np.ndarray, wh, share: float, towards: str, rng: np.random.Generator) -> np.ndarray:
+    """The quad slid out of the picture until at most `share` of it is inside: along the card's
+    long side ("end") or towards one of the picture's corners ("corner")."""
+    if towards == "end":
+        d = (quad[3] - quad[0]) / np.linalg.norm(quad[3] - quad[0]) * rng.choice([-1.0, 1.0])
+    else:
+        d = np.array([rng.choice([-1.0, 1.0]), rng.choice([-1.0, 1.0])]) / math.sqrt(2)
+    q = np.asarray(quad, np.float32).copy()
+    for _ in range(1000):
+        if inside_share(q, wh) <= share:
+            break
+        q += (2.0 * d).astype(np.float32)
+    return q
 
 
 def sweep_image(img: np.ndarray, src_quad: np.ndarray, cell: dict, rng: np.random.Generator,
                 table: np.ndarray | None = None) -> np.ndarray:
     """One photo through one sweep cell. rng draws where the card sits (and the dim cell's noise);
     table: the photo without its card (table_only), for the mirrored surround."""
-    wh = canvas_for(cell["size"], cell["angle"])
+    wh = canvas_for(cell["size"], cell["angle"]) if "off" not in cell else CANVAS
     shift = rng.uniform(-0.6, 0.6, 2)
     dst = pose_quad(wh, cell["size"], cell["angle"], cell["tilt"], shift=shift)
+    if "off" in cell:
+        dst = run_off(dst, wh, rng.uniform(*cell["off"]), cell["towards"], rng)
     out = pose_image(img, src_quad, dst, wh, table)
     return cell["fx"](out, rng) if cell["fx"] else out
 

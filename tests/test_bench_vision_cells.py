@@ -129,3 +129,21 @@ def test_a_transplanted_face_lands_whole_in_the_new_picture():
     a, _ = vc.transplant_image(face, np.random.default_rng(5))
     b, _ = vc.transplant_image(face, np.random.default_rng(5))
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", ["runs off: upright @90%", "runs off: a corner @55%"])
+def test_the_run_off_cells_cut_the_card_by_the_share_they_name(name):
+    # the cells of a card held close that the picture cuts: the card's outline in the 640x480
+    # picture has the asked share inside it, and the card keeps its size
+    img, quad = _card_on_table()
+    src = _located(img)
+    cell = next(c for c in vc.sweep_cells() if c["name"] == name)
+    for seed in range(5):
+        g = np.random.default_rng(seed)
+        wh = vc.CANVAS
+        dst = vc.pose_quad(wh, cell["size"], cell["angle"], cell["tilt"], shift=g.uniform(-0.6, 0.6, 2))
+        out = vc.run_off(dst, wh, 0.7, cell["towards"], g)
+        assert 0.68 <= vc.inside_share(out, wh) <= 0.7
+        assert vc.short_side(out) == pytest.approx(vc.short_side(dst), rel=1e-4)
+        pic = vc.sweep_image(img, src, cell, np.random.default_rng(seed))
+        assert pic.shape[:2] == (480, 640)
