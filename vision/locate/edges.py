@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .quad import order_corners, side_lengths
+from .quad import order_corners, side_lengths, side_off_picture
 
 PROFILES = 24        # profiles across each side
 REACH = 0.14         # how far a side may move, as a fraction of the card's short side, each way
@@ -106,7 +106,10 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
         line = _line(_side_points(grey, a, b, inward, reach, MARGIN * short), tol)
         lines.append(line)
     found = sum(line is not None for line in lines)
-    if found < MIN_SIDES:
+    # a side out of the picture (a card held close, cut by the frame) has no edge to find: the
+    # sides in view must be found, as many as MIN_SIDES asks of them
+    off = sum(side_off_picture(q[i], q[(i + 1) % 4], grey.shape) for i in range(4))
+    if found < max(2, MIN_SIDES - off):
         return None
     # a side whose edge is not found (a thumb along it, glare, a busy table just outside) keeps
     # the rough quad's side; verify_quad judges the result

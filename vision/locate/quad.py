@@ -55,3 +55,13 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     ua = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
     return float(inter / ua) if ua > 0 else 0.0
+
+
+def side_off_picture(a: np.ndarray, b: np.ndarray, shape: tuple) -> bool:
+    """True when most of the side a->b lies outside a picture of `shape` (a card held close, cut
+    by the frame): there is no edge or margin of it to see."""
+    h, w = shape[:2]
+    t = np.linspace(0.12, 0.88, 9)[:, None]
+    p = np.asarray(a, np.float32)[None, :] + t * (np.asarray(b, np.float32) - np.asarray(a, np.float32))[None, :]
+    inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
+    return float(inside.mean()) < 0.5

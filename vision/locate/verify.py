@@ -26,7 +26,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .quad import CARD_ASPECT, aspect, side_lengths
+from .quad import CARD_ASPECT, aspect, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
 ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
@@ -214,6 +214,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
     `even_border`: the deck's border is as wide all along (every commercial print); False for decks
     printed at home and cut by hand, whose short sides' margin depths are not judged."""
     from ..rectify import warp_card
+    from ..rectify.warp import portrait_corners
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 64:
         return Verdict(False, 0.0, "not a convex quadrilateral of any size")
@@ -234,15 +235,23 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
     sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX)
-    best_two = sorted(sides)[-2:]
-    margin = float(np.mean(sides))
+    # the sides in view carry the margin test: a side cut off by the frame shows no margin, and
+    # says nothing either way (the warp's sides: portrait_corners' order, top first)
+    corners = portrait_corners(quad)
+    seen = [not side_off_picture(corners[i], corners[(i + 1) % 4], bgr.shape) for i in range(4)]
+    if sum(seen) < 2:
+        return Verdict(False, 0.0, "runs off the picture")
+    sides_seen = [s for s, v in zip(sides, seen) if v]
+    best_two = sorted(sides_seen)[-2:]
+    margin = float(np.mean(sides_seen))
     if min(best_two) < min_side or margin < min_margin:
         return Verdict(False, 0.0, f"no white margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
-    score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved)))
-    if even_border:
-        score *= 1.0 - DEPTH_COST * (len(depths) - sum(depths))
+    moved_seen = [m for m, v in zip(moved, seen) if v]
+    score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
+    if even_border:     # the short sides (top, bottom) in view without a margin of one depth
+        score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)))
