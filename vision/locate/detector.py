@@ -18,8 +18,8 @@ from ..errors import BUNDLED, models_dir, onnx_session
 from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges, turn_to_edges
 from .field import field_outline
-from .quad import CARD_ASPECT, Quad, aspect, order_corners, quad_iou, side_lengths
-from .verify import verify_quad
+from .quad import CARD_ASPECT, Quad, aspect, inside_share, order_corners, quad_iou, side_lengths
+from .verify import Verdict, verify_quad
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
@@ -28,6 +28,10 @@ FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to h
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
+IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
+                       # verify judges only the sides in view, and a box's sides, or a white contour's cut
+                       # by the crop, over a pale desk pass for margin (a transplanted close-up: a box round
+                       # the desk, off the picture, verified 0.91)
 
 
 @dataclass
@@ -171,8 +175,10 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: b
     """((verified, verify score, box score), outline, refined) of the best outline of one box
     (`even_border`: see verify_quad)."""
     best = None
-    for quad, refined in _outlines(bgr, box):
-        v = verify_quad(bgr, quad, even_border)
+    for quad, refined, edges in _outlines(bgr, box):
+        # an outline running off the picture only where its sides in view lie on edges found there
+        v = (verify_quad(bgr, quad, even_border) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
+             else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
         key = (v.ok, v.score, score)
         if best is None or key > best[0]:
             best = (key, quad, refined)
@@ -221,16 +227,16 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
 
 
 def _outlines(bgr: np.ndarray, box: np.ndarray):
-    """Candidate outlines of the card in a box: snapped onto its edges, its white-border contour,
-    the box itself."""
+    """Candidate outlines of the card in a box, each (outline, refined, on edges found): snapped onto
+    its edges, its white-border contour, the box itself."""
     snapped = snap_to_edges(bgr, box)
     if snapped is not None and quad_iou(snapped, box) >= 0.6:
-        yield snapped, True
+        yield snapped, True, True
     # a card seen at a slant is far from card-shaped: verify_quad judges the shape afterwards
     contour = refine_quad(bgr, box, min_shape=0.15)
     if contour is not None:
-        yield contour, True
-    yield box, False
+        yield contour, True, False
+    yield box, False, False
 
 
 def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None) -> np.ndarray | None:

@@ -65,3 +65,14 @@ def side_off_picture(a: np.ndarray, b: np.ndarray, shape: tuple) -> bool:
     p = np.asarray(a, np.float32)[None, :] + t * (np.asarray(b, np.float32) - np.asarray(a, np.float32))[None, :]
     inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
     return float(inside.mean()) < 0.5
+
+
+def inside_share(quad: np.ndarray, shape: tuple) -> float:
+    """The share of the quad's area inside a picture of `shape`."""
+    h, w = shape[:2]
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    area = float(cv2.contourArea(q))
+    if area <= 0:
+        return 0.0
+    inside, _ = cv2.intersectConvexConvex(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return float(inside) / area

@@ -26,7 +26,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .quad import CARD_ASPECT, aspect, side_lengths, side_off_picture
+from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
 ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
@@ -218,11 +218,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 64:
         return Verdict(False, 0.0, "not a convex quadrilateral of any size")
-    h, w = bgr.shape[:2]
-    # a card held close may run off the picture a little: read it while nearly all of it is in view
-    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    inside, _ = cv2.intersectConvexConvex(quad, frame)
-    if float(inside) < MIN_INSIDE * cv2.contourArea(quad):
+    # a card held close may run off the picture: read it while most of it is in view
+    if inside_share(quad, bgr.shape) < MIN_INSIDE:
         return Verdict(False, 0.0, "runs off the picture")
     long_short = aspect(quad)
     if not ASPECT_RANGE[0] <= long_short <= ASPECT_RANGE[1]:
