@@ -107,3 +107,24 @@ def test_recognizer_takes_a_locator_and_refuses_an_unknown_one():
     with pytest.raises(ValueError, match="unknown locator"):
         Recognizer("ono", locator="magic")
     assert rec_d.detector is not None and rec_c.detector is None
+
+
+def test_an_outline_running_off_the_picture_must_come_from_edges_found(monkeypatch):
+    # verify judges only the sides of an outline that are in view, and over a pale desk a rough
+    # box's sides pass for a white margin: such a box is no outline by itself once it runs off the
+    # picture; the same quad found on the card's edges (the snap) is
+    import vision.locate.detector as D
+    img = np.full((480, 640, 3), (215, 212, 210), np.uint8)            # a pale desk
+    cv2.rectangle(img, (420, 60), (600, 330), (40, 40, 200), -1)        # something red on it
+    box = np.float32([[400, -80], [620, -80], [620, 350], [400, 350]])  # 19% above the picture
+    assert D.verify_quad(img, box).ok                                  # the sides in view pass
+    monkeypatch.setattr(D, "_outlines", lambda bgr, b: iter([(box, False, False)]))
+    (ok, _, _), _, _ = D._best_outline(img, box, 0.7)
+    assert not ok
+    monkeypatch.setattr(D, "_outlines", lambda bgr, b: iter([(box, True, True)]))
+    (ok, _, _), _, _ = D._best_outline(img, box, 0.7)
+    assert ok
+    inside = box + np.float32([0, 90])                                 # the same box in view
+    monkeypatch.setattr(D, "_outlines", lambda bgr, b: iter([(inside, False, False)]))
+    (ok, _, _), _, _ = D._best_outline(img, inside, 0.7)
+    assert ok == D.verify_quad(img, inside).ok
