@@ -203,13 +203,6 @@ def sweep_cells(quick: bool = False) -> list[dict]:
     return cells
 
 
-def inside_share(quad: np.ndarray, wh) -> float:
-    """The share of the quad's area inside a picture of wh."""
-    frame = np.float32([[0, 0], [wh[0], 0], [wh[0], wh[1]], [0, wh[1]]])
-    inside, _ = cv2.intersectConvexConvex(np.asarray(quad, np.float32), frame)
-    return float(inside) / float(cv2.contourArea(np.asarray(quad, np.float32)))
-
-
 def run_off(quad: np.ndarray, wh, share: float, towards: str, rng: np.random.Generator) -> np.ndarray:
     """The quad slid out of the picture until at most `share` of it is inside: along the card's
     long side ("end") or towards one of the picture's corners ("corner")."""
@@ -217,9 +210,10 @@ def run_off(quad: np.ndarray, wh, share: float, towards: str, rng: np.random.Gen
         d = (quad[3] - quad[0]) / np.linalg.norm(quad[3] - quad[0]) * rng.choice([-1.0, 1.0])
     else:
         d = np.array([rng.choice([-1.0, 1.0]), rng.choice([-1.0, 1.0])]) / math.sqrt(2)
+    from vision.locate.quad import inside_share
     q = np.asarray(quad, np.float32).copy()
     for _ in range(1000):
-        if inside_share(q, wh) <= share:
+        if inside_share(q, (wh[1], wh[0])) <= share:
             break
         q += (2.0 * d).astype(np.float32)
     return q

@@ -135,6 +135,7 @@ def test_a_transplanted_face_lands_whole_in_the_new_picture():
 def test_the_run_off_cells_cut_the_card_by_the_share_they_name(name):
     # the cells of a card held close that the picture cuts: the card's outline in the 640x480
     # picture has the asked share inside it, and the card keeps its size
+    from vision.locate.quad import inside_share
     img, quad = _card_on_table()
     src = _located(img)
     cell = next(c for c in vc.sweep_cells() if c["name"] == name)
@@ -143,7 +144,7 @@ def test_the_run_off_cells_cut_the_card_by_the_share_they_name(name):
         wh = vc.CANVAS
         dst = vc.pose_quad(wh, cell["size"], cell["angle"], cell["tilt"], shift=g.uniform(-0.6, 0.6, 2))
         out = vc.run_off(dst, wh, 0.7, cell["towards"], g)
-        assert 0.68 <= vc.inside_share(out, wh) <= 0.7
+        assert 0.68 <= inside_share(out, (wh[1], wh[0])) <= 0.7
         assert vc.short_side(out) == pytest.approx(vc.short_side(dst), rel=1e-4)
         pic = vc.sweep_image(img, src, cell, np.random.default_rng(seed))
         assert pic.shape[:2] == (480, 640)
