@@ -218,3 +218,17 @@ def test_a_hand_cut_deck_s_uneven_border_is_not_judged_by_its_depth():
     even, uneven = verify_quad(img, loose), verify_quad(img, loose, even_border=False)
     assert even.ok and uneven.ok
     assert abs(even.score - uneven.score * (1 - DEPTH_COST)) < 1e-6
+
+
+def test_a_white_bordered_grey_patch_is_no_commercial_card():
+    # a patch of a grey sweater or of paper that passes for a white margin round a face: the face of
+    # every UNO-family print is a coloured field (black on a wild); a home-printed deck's is not judged
+    img = np.full((480, 640, 3), 60, np.uint8)
+    cv2.rectangle(img, (200, 100), (400, 410), (235, 235, 235), -1)       # a white margin
+    cv2.rectangle(img, (215, 115), (385, 395), (130, 128, 126), -1)       # a grey face
+    quad = np.float32([[200, 100], [400, 100], [400, 410], [200, 410]])
+    v = verify_quad(img, quad)
+    assert not v.ok and "no coloured or black face" in v.reason
+    assert verify_quad(img, quad, even_border=False).ok
+    cv2.rectangle(img, (215, 115), (385, 395), (40, 40, 200), -1)         # a red face
+    assert verify_quad(img, quad).ok

@@ -11,7 +11,8 @@ in card proportions. So before anything is read, the warped quad must show:
   two sides (up to about 40% of the edge), so the two best-kept sides must be clearly white and
   the margin as a whole mostly white;
 - a face that is not white all over inside the margin: a quadrilateral around a white oval is
-  white inside;
+  white inside; on a commercial print, a face in colour (or black, a wild): a patch of sweater or
+  paper that passes for margin shows none;
 - most of it in the picture: a card held close may run off it by a corner or an edge (about a
   third, like a thumb over it), and the sides in view carry the margin test.
 
@@ -58,6 +59,10 @@ DEPTH_EVEN = 0.6               # ... and this share of the lines across it agree
                                # table, meets the face at depths that vary along the side, or deep in
 DEPTH_COST = 0.05              # the score lost per short side without such a margin (glare or a thumb
                                # over one costs a true outline that much; an outline askew loses both)
+MIN_FACE = 0.1                 # a commercial print's face inside its margin: at least this share coloured or black
+                               # (real photos of two prints: 0.23 and more; a card washed out by light at 45%
+                               # white: 0.64; a knitted sweater's patch that passed for margin and face: 0.05)
+FACE_SATURATION = 60           # coloured: at least this saturation (0-255; a washed-out green field: 70-90)
 MIN_INSIDE = 0.65              # the share of the quad's area that must lie in the picture: a card held
                                # close runs off it by a corner, or by both ends when it fills the picture
                                # upright (its short side 90% of a 4:3 picture's: 28% out), and the sides in
@@ -209,10 +214,23 @@ def _along(band: np.ndarray, vertical: bool) -> float:
     return min(float(t.mean()) for t in thirds)
 
 
+def face_share(card_bgr: np.ndarray) -> float:
+    """The share of a warped card's inside (15-85% each way) that is coloured (saturated, not dark)
+    or black, against its own paper: a UNO-family face is a coloured field, or black on a wild."""
+    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
+    h, w = hsv.shape[:2]
+    s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
+    paper = max(float(np.percentile(v, 97)), 40.0)
+    inner = (slice(int(0.15 * h), int(0.85 * h)), slice(int(0.15 * w), int(0.85 * w)))
+    face = ((s[inner] > FACE_SATURATION) & (v[inner] > 0.25 * paper)) | (v[inner] < 0.3 * paper)
+    return float(face.mean())
+
+
 def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> Verdict:
     """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring.
-    `even_border`: the deck's border is as wide all along (every commercial print); False for decks
-    printed at home and cut by hand, whose short sides' margin depths are not judged."""
+    `even_border`: the deck is a commercial print, its border as wide all along and its face
+    coloured or black (MIN_FACE); False for decks printed at home and cut by hand, whose short
+    sides' margin depths and face are not judged."""
     from ..rectify import warp_card
     from ..rectify.warp import portrait_corners
     quad = np.asarray(quad, np.float32).reshape(4, 2)
@@ -245,6 +263,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
         return Verdict(False, 0.0, f"no white margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
+    if even_border and (face := face_share(card)) < MIN_FACE:
+        return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]
