@@ -48,8 +48,21 @@ def test_the_built_in_sure_of_a_taught_card_of_the_colour_the_taught_deck_names_
     # ... not of another colour (a re-drawn print's built-in reading, by chance), nor unsure
     assert combine(m("red-9", 0.3, runner_up="red-7"), ("blue-7", 0.8), TAUGHT, colours) == ("red-9", 0.3)
     assert combine(m("red-7", 0.3, runner_up="blue-7"), ("red-9", 0.5), TAUGHT, colours) == ("red-7", 0.3)
-    # ... and a sure taught reading still stands
-    assert combine(m("red-7", 0.7), ("red-9", 0.95), TAUGHT, colours) == ("red-7", 0.7)
+    # ... and a sure taught reading stands against an unsure built-in (two sure readers: below)
+    assert combine(m("red-7", 0.7), ("red-9", 0.55), TAUGHT, colours) == ("red-7", 0.7)
+
+
+def test_two_sure_readers_naming_two_cards_of_one_colour_leave_it_unsure():
+    # DINO 2's double read as a skip 2 at 0.65 by the taught deck, the built-in sure of the double
+    colours = {"red-7": "red", "red-9": "red", "blue-7": "blue"}
+    card, conf = combine(m("red-7", 0.65), ("red-9", 1.0), TAUGHT, colours)
+    assert card == "red-9" and conf < 0.6
+    card, conf = combine(m("red-7", 0.9), ("red-9", 0.7), TAUGHT, colours)
+    assert card == "red-7" and conf < 0.6
+    # ... even near its card's own photos (that double was); another colour is no conflict
+    card, conf = combine(m("red-7", 0.65, near=True), ("red-9", 1.0), TAUGHT, colours)
+    assert card == "red-9" and conf < 0.6
+    assert combine(m("red-7", 0.65), ("blue-7", 1.0), TAUGHT, colours) == ("red-7", 0.65)
 
 
 def test_a_six_and_a_nine_are_told_apart_by_the_more_confident_reader():

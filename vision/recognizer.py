@@ -231,10 +231,10 @@ class Recognizer:
         taught reading skips the built-in readers and their OCR), else the built-in readers."""
         taught = None
         if self.taught is not None:
-            from .teach.reader import SURE, combine, taught_match, twin
+            from .teach.reader import ALONE, combine, taught_match, twin
             taught = taught_match(self.taught, frame, q.pts, card_bgr)
-            # the whole deck taught and sure: no other reader, but for a 6 or a 9 (reader.py)
-            if taught.confidence >= SURE and self._taught_all and twin(taught.card) not in self._taught_ids:
+            # the whole deck taught and surely read: no other reader, but for a 6 or a 9 (reader.py)
+            if taught.confidence >= ALONE and self._taught_all and twin(taught.card) not in self._taught_ids:
                 return taught.card, taught.confidence
         big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
         builtin = self.identify_card(card_bgr, big, q.pts)

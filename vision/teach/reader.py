@@ -18,7 +18,11 @@ Then:
   reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
   photos come; an untaught card that looks like a taught one comes farther), so a re-drawn print
   is still read by what was taught;
-- else the taught deck is sure: the taught reading;
+- else the taught deck is sure: the taught reading, unless the built-in is sure of another taught card
+  of the same colour: then the surer reader's card, unsure (CONFLICT: two sure readers disagree;
+  measured on the DINO 2 teach bench with session 15's network: a green double read as a skip 2 at
+  0.65, near the skip 2's photo, the built-in sure of the double at 1.0). So that the built-in reads
+  such a card at all, a taught reading answers alone (the whole deck taught) only from ALONE;
 - else both name the same card (two readers agree): that card, the more confident of the two;
 - else the built-in is sure of the taught deck's second choice, or of a card of the colour the
   taught deck names: the built-in's card, as unsure as the taught reading (the taught deck was
@@ -44,6 +48,9 @@ from .deck import Match, TaughtDeck
 from .embed import embed, face
 
 SURE = 0.6     # vision.recognizer.CONFIRM_THRESHOLD (imported lazily there; the same number)
+ALONE = 0.8    # a taught reading this sure answers alone (the whole deck taught); from SURE to here the
+               # built-in reads too, and may leave it unsure (CONFLICT)
+CONFLICT = 0.5  # the confidence of two sure readers naming two taught cards of one colour: unsure
 GUESS = 0.1    # a taught confidence below this: its first two cards are about as near (a guess)
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
 
@@ -74,11 +81,14 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None) -
         return card, conf               # the bar decides, and the built-in reader looks for it
     if card not in taught_cards and conf >= SURE and not (taught.confidence >= SURE and taught.near):
         return card, conf
+    same_colour = colours is not None and card in colours and colours[card] == colours.get(taught.card, "?")
     if taught.confidence >= SURE:
+        if conf >= SURE and card != taught.card and card in taught_cards and same_colour:
+            # both sure, of two cards of one colour: the surer one's card, and the table confirms it
+            return (card if conf > taught.confidence else taught.card), min(conf, taught.confidence, CONFLICT)
         return taught.card, taught.confidence
     if card == taught.card:
         return card, max(conf, taught.confidence)
-    same_colour = colours is not None and card in colours and colours[card] == colours.get(taught.card, "?")
     if conf >= SURE and card in taught_cards and (card == taught.runner_up or same_colour):
         return card, min(conf, taught.confidence)       # unsure: the table confirms it
     if taught.confidence < GUESS:
