@@ -12,8 +12,9 @@ The face (FACE_W x FACE_H) is described in three parts, each scaled so that none
   of the card, each cell's 128 channels at unit length (vision/read/net.py `features`). HOG sees
   where strokes lie; the network, trained on many UNO prints, sees what they make (an arrow, a
   ring, a numeral's curve) and is steadier under blur, tilt and a thumb. Measured on
-  bench/teach.py's photos, the taught reading alone, from one photo a card: dino2 0.926 -> 0.949,
-  the real second UNO print's altered copies 0.881 -> 0.955 (hand-held) (docs/teach.md).
+  bench/teach.py's photos, the taught reading alone, from one photo a card, with session 14's
+  network: dino2 0.926 -> 0.949, the real second UNO print's altered copies 0.881 -> 0.955
+  (hand-held) (docs/teach.md).
 The embedding is a flat vector; shape_mask() says which dimensions are shape (the HOG and the
 network's) and which colour. A pure function of the face and the shipped symbol network, whose
 digest a taught file records (file.py): features of another network are another embedding.
