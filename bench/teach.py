@@ -2,7 +2,7 @@
 
     python bench/teach.py                 # everything (about 10 minutes on 2 cores)
     python bench/teach.py --cards 20      # the first 20 cards of each deck only (quick)
-    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed
+    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border
 
 Rows:
 - synthetic prints (vision/art + vision/synth/photo.py): one random print of a deck, photographed
@@ -12,6 +12,8 @@ Rows:
 - real development photos (../shared/real-uno-dev2, used at run time, never copied or shipped):
   taught from the first photo of each card, read on the other photos of it and on altered copies
   of them (scaled down, turned, tilted, lighter or darker). Never the photos taught.
+- prints edged in black or purple instead of white (the paper round the face), taught through
+  `tableref teach`'s own path, which learns the border from the photos; read on other photos.
 - teach time for 54 photos through `tableref teach`'s own code path (a folder of JPEGs), and read
   time per photo with and without the taught deck.
 
@@ -86,6 +88,31 @@ def synthetic(deck: str, cards: int | None, seed: int, test: int = 2) -> list[di
                          teach_s=secs, photos=len([1 for c, k, *_ in shots if k < n])))
     rows.append(dict(score(Recognizer(deck), tests), what=f"{deck}, same test photos, built-in recognizer", teach_s=None, photos=0))
     return rows
+
+
+BORDERS = {"black": (28, 26, 30), "purple": (96, 44, 150)}     # RGB of the border round the face
+
+
+def bordered(deck: str, colour: str, cards: int | None, seed: int, test: int = 2) -> list[dict]:
+    """A print of the deck edged in `colour` instead of white: taught through `tableref teach`'s
+    own path (a folder of JPEGs, one photo a card, the border learned from them), read on `test`
+    other photos of each card; and the built-in recognizer on the same photos (it looks for a white
+    margin and finds none)."""
+    import random
+    from dataclasses import replace
+    from vision.art import style_for
+    ids = list(load_deck(deck).cards)[:cards]
+    style = replace(style_for(deck, random.Random(seed)), edge=BORDERS[colour])
+    with tempfile.TemporaryDirectory() as tmp:
+        write_teach_folder(Path(tmp) / "photos", deck, ids, 1, seed=seed, style=style)
+        t0 = time.perf_counter()
+        td, report = teach_folder(Recognizer(deck, text=False), Path(tmp) / "photos")
+        secs = time.perf_counter() - t0
+    tests = [(c, img) for c, k, img, _ in print_photos(deck, ids, test, seed=seed + 1, style=style)]
+    what = f"{deck}, a print edged in {colour}, {len(ids)} cards, taught from 1 (border learned: {report.border})"
+    return [dict(score(Recognizer(deck, taught=td), tests), what=what, teach_s=secs, photos=len(ids)),
+            dict(score(Recognizer(deck), tests), what=f"{deck} edged in {colour}, same test photos, built-in recognizer",
+                 teach_s=None, photos=0)]
 
 
 def altered(img: np.ndarray, g: np.random.Generator) -> np.ndarray:
@@ -185,10 +212,10 @@ def _with_more(rec, td, more):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=None, help="the first N cards of each deck only")
-    ap.add_argument("--only", action="append", choices=("uno", "dino2", "snake-cup", "real", "speed"))
+    ap.add_argument("--only", action="append", choices=("uno", "dino2", "snake-cup", "real", "speed", "border"))
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed"))
+    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border"))
     print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     # each group's rows as soon as they are measured
@@ -203,6 +230,9 @@ def main() -> int:
             print(f"(no real photos at {REAL}: real rows skipped)", file=sys.stderr)
     if "speed" in only:
         show(speed(args.seed + 100))
+    if "border" in only:
+        for deck, colour in (("uno", "black"), ("dino2", "black"), ("uno", "purple")):
+            show(bordered(deck, colour, args.cards, args.seed + 200))
     return 0
 
 

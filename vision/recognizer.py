@@ -20,6 +20,7 @@ from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
 from .locate.quad import side_lengths
+from .locate.detector import share_inside
 from .locate.edges import snap_to_edges
 from .locate.verify import verify_quad
 from .rectify import warp_card
@@ -37,6 +38,7 @@ TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its
 WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" is a wild (UNO family)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
+INSIDE = 0.6             # a face outline this much inside a larger verified one is a shape on that card
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:
@@ -134,7 +136,18 @@ class Recognizer:
             raise ValueError(f"the taught deck is of deck {taught.deck!r}, not {self.deck.id!r}")
         self._taught_ids = frozenset(taught.cards) if taught is not None else frozenset()
         self._taught_all = self._taught_ids >= set(self.deck.cards)
+        # a taught deck whose border is not white is looked for by its own border's colour
+        self.border = None
+        self.set_border(getattr(taught, "border", None))
         self._colours = {cid: card.color for cid, card in self.deck.cards.items()}
+
+    def set_border(self, border) -> None:
+        """Look for cards with a margin of `border`'s colour (vision/locate/border.py) instead of
+        white; None: white, as every built-in deck. Readings cached for the old border are dropped."""
+        self.border = border
+        if self.detector is not None:
+            self.detector.border = border
+        self._read_cache.clear()
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None) -> tuple[str, float]:
@@ -247,13 +260,13 @@ class Recognizer:
         snapped onto the card's edges when that verifies better (a rough outline from the pile's
         changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
         pile, the card beneath offers edges it could take."""
-        verdict = verify_quad(frame, q.pts, self.even_border)
+        verdict = verify_quad(frame, q.pts, self.even_border, self.border)
         if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
-        snapped = snap_to_edges(frame, q.pts)
+        snapped = snap_to_edges(frame, q.pts, self.border)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
-            v2 = verify_quad(frame, snapped, self.even_border)
+            v2 = verify_quad(frame, snapped, self.even_border, self.border)
             if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict
@@ -277,6 +290,11 @@ class Recognizer:
             # Nothing found at all: a card filling the picture, or one too small to be seen.
             more = ((2.0,) if close_ups else ()) + (closer if not first else ())
         looks = [first] + [self.detector.boxes(bgr, zoom_out=z) for z in more]
+        if self.border is not None:
+            # the detector learned white-bordered faces: a deck edged in black or a colour is found
+            # by its border's contours too, as the contour locator finds white ones
+            mask = (self.border.likeness(bgr) >= 128).astype(np.uint8) * 255
+            looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask)])
         outlines: dict = {}      # kept for the closer look below: its boxes are new, the others' outlines not
         dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         if close_ups and closer and closer[0] not in more and any(d.kind == "card" and not d.verified for d in dets):
@@ -288,6 +306,15 @@ class Recognizer:
         if close_ups and not any(d.kind == "card" for d in dets):
             # from farther still when no look found a face (a card filling the picture)
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))
+        if self.border is not None:
+            # the detector learned white-bordered faces and the black backs of the UNO family: a
+            # face edged in black or a colour is often taken for a back, and is one when its
+            # outline verified with the taught border (a white-bordered back does not)
+            faces = [d for d in dets if d.kind == "card" or d.verified > 0]
+            # a dark frame inside a card (a corner index's black outline) verifies as a small card
+            faces = [d for d in faces if not any(o is not d and o.verified > 0 and o.quad.area > d.quad.area
+                                                 and share_inside(d.quad.pts, o.quad.pts) > INSIDE for o in faces)]
+            return [d.quad for d in faces], [d.quad for d in dets if d.kind == "back" and not d.verified > 0]
         return [d.quad for d in dets if d.kind == "card"], [d.quad for d in dets if d.kind == "back"]
 
     def locate(self, bgr: np.ndarray) -> list[Quad]:

@@ -73,7 +73,7 @@ def _field(img, style, box, radius, card_color):
 def draw_face(deck, card, style, w: int, h: int) -> Image.Image:
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.paper))
+    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.edge or style.paper))
     b = style.border * w
     fbox = (b, b, w - 1 - b, h - 1 - b)
     inner_r = max(2.0, style.radius * w - b * 0.5)
@@ -121,7 +121,7 @@ def draw_back(deck, style, w: int, h: int) -> Image.Image:
     """The back: dark field, the deck's colours as a ring of discs, the game's name."""
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.paper))
+    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.edge or style.paper))
     b = style.border * w
     rounded_rect(d, (b, b, w - 1 - b, h - 1 - b), max(2, style.radius * w - b * 0.5), (28, 30, 40, 255))
     import math

@@ -64,6 +64,8 @@ class Style:
     colors: dict = field(default_factory=lambda: dict(UNO_RGB))
     wild_black: tuple = WILD_BLACK
     paper: tuple = (250, 250, 247)  # the "white" of the border
+    edge: tuple | None = None      # the border's colour when it is not the paper's (a deck edged in
+                                   # black or a colour: the teach benchmark's bordered prints)
     wear: float = 0.0              # 0 = new; 1 = a well-used card (scuffs, fading, edge wear)
     gloss: float = 0.0             # faint sheen band across the face
     seed: int = 0                  # seeds the wear pattern so a style renders identically twice

@@ -316,7 +316,7 @@ def draw_face(card, style: Style, w: int, h: int, extra_label: str | None = None
     """A supersampled RGBA face of size (w, h); the caller downsamples and applies wear."""
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.paper))
+    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.edge or style.paper))
     b = style.border * w
     field_rgb = style.wild_black if card.color is None else style.colors[card.color]
     field = _rgba(field_rgb)
@@ -400,7 +400,7 @@ def draw_back(deck_id: str, style: Style, w: int, h: int) -> Image.Image:
     """The family's back: black field, a tilted red oval, the game's name in yellow."""
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.paper))
+    rounded_rect(d, (0, 0, w - 1, h - 1), style.radius * w, _rgba(style.edge or style.paper))
     b = style.border * w
     rounded_rect(d, (b, b, w - 1 - b, h - 1 - b), max(2, style.radius * w - b * 0.5), _rgba(style.wild_black))
     fw, fh = w - 2 * b, h - 2 * b

@@ -57,10 +57,11 @@ def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
 
 
 def find_cards(bgr: np.ndarray, min_area_frac: float = 0.004, max_area_frac: float = 0.5,
-               min_score: float = 0.45) -> list[Quad]:
-    """All card-shaped white-bordered regions, best first."""
+               min_score: float = 0.45, mask: np.ndarray | None = None) -> list[Quad]:
+    """All card-shaped white-bordered regions, best first. `mask`: the border's pixels when it is
+    not white (a taught deck's border, border.py), instead of the white ones."""
     h, w = bgr.shape[:2]
-    mask = whiteness_mask(bgr)
+    mask = whiteness_mask(bgr) if mask is None else mask
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out: list[Quad] = []

@@ -76,6 +76,8 @@ class CardDetector:
         self.dynamic = not isinstance(inp.shape[-1], int)
         # verify_quad's even_border: the recognizer clears it for decks printed at home and cut by hand
         self.even_border = True
+        # verify_quad's border: a taught deck's border colour when it is not white (border.py)
+        self.border = None
         self.size = int(self.info.get("imgsz", 320)) if self.dynamic else int(inp.shape[-1])
 
     def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0,
@@ -142,7 +144,7 @@ class CardDetector:
         dets = [d for d, _ in found]
         # a field outline lying within another card's verified outline is a shape inside that card
         # (its oval, its numeral), not a card: that group keeps its outline from the edges
-        return [edges if d.from_field and any(o is not d and o.verified > 0 and _share_inside(d.quad.pts, o.quad.pts) > 0.6
+        return [edges if d.from_field and any(o is not d and o.verified > 0 and share_inside(d.quad.pts, o.quad.pts) > 0.6
                                              for o in dets) else d
                 for d, edges in found]
 
@@ -158,41 +160,41 @@ class CardDetector:
         for pts, _, s in group:
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border)
+                outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border, self.border)
             if best is None or outlines[key][0] > best[0]:
                 best = outlines[key]
             if best[0][0] and best[0][1] >= SETTLED:   # as good as it gets: skip the other boxes
                 break
         out = []
-        for b in (_field_or(bgr, group[0], best, self.even_border), best):
+        for b in (_field_or(bgr, group[0], best, self.even_border, self.border), best):
             (ok, vscore, _), quad, refined = b
             out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
                                  from_field=b is not best))
         return out[0], out[1]
 
 
-def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True):
+def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True, border=None):
     """((verified, verify score, box score), outline, refined) of the best outline of one box
-    (`even_border`: see verify_quad)."""
+    (`even_border`, `border`: see verify_quad)."""
     best = None
-    for quad, refined, edges in _outlines(bgr, box):
+    for quad, refined, edges in _outlines(bgr, box, border):
         # an outline running off the picture only where its sides in view lie on edges found there
-        v = (verify_quad(bgr, quad, even_border) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
+        v = (verify_quad(bgr, quad, even_border, border) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
         key = (v.ok, v.score, score)
         if best is None or key > best[0]:
             best = (key, quad, refined)
     if best[0][0] and best[0][1] >= SETTLED:
         return best
-    turned = _turned_outline(bgr, box, best[1] if best[0][0] else None)
+    turned = _turned_outline(bgr, box, best[1] if best[0][0] else None, border)
     if turned is not None:
-        v = verify_quad(bgr, turned, even_border)
+        v = verify_quad(bgr, turned, even_border, border)
         if (v.ok, v.score, score) > best[0]:
             best = ((v.ok, v.score, score), turned, True)
     return best
 
 
-def _share_inside(a: np.ndarray, b: np.ndarray) -> float:
+def share_inside(a: np.ndarray, b: np.ndarray) -> float:
     """The share of quad a's area that lies inside quad b."""
     area = cv2.contourArea(a.astype(np.float32))
     if area <= 0:
@@ -201,7 +203,7 @@ def _share_inside(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / area
 
 
-def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True) -> tuple:
+def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True, border=None) -> tuple:
     """The outline from the card's coloured field inside the group's leading box (field.py) instead
     of `best` (the best outline from the edges), when it verifies and either `best` does not, or
     `best` strays from it (IoU below FIELD_DISAGREES: on a pile, a white-border contour takes in
@@ -215,7 +217,7 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     quad = field_outline(bgr, box)
     if quad is None:
         return best
-    v = verify_quad(bgr, quad, even_border)
+    v = verify_quad(bgr, quad, even_border, border)
     if not v.ok:
         return best
     # where the two agree, the field's outline only when it verifies clearly better (the edges'
@@ -226,10 +228,10 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     return best
 
 
-def _outlines(bgr: np.ndarray, box: np.ndarray):
+def _outlines(bgr: np.ndarray, box: np.ndarray, border=None):
     """Candidate outlines of the card in a box, each (outline, refined, on edges found): snapped onto
-    its edges, its white-border contour, the box itself."""
-    snapped = snap_to_edges(bgr, box)
+    its edges, its white-border contour, the box itself (`border`: see snap_to_edges)."""
+    snapped = snap_to_edges(bgr, box, border)
     if snapped is not None and quad_iou(snapped, box) >= 0.6:
         yield snapped, True, True
     # a card seen at a slant is far from card-shaped: verify_quad judges the shape afterwards
@@ -239,7 +241,7 @@ def _outlines(bgr: np.ndarray, box: np.ndarray):
     yield box, False, False
 
 
-def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None) -> np.ndarray | None:
+def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None) -> np.ndarray | None:
     """For a card held close whose best verified outline so far (`best`, None when none verified)
     lies askew of the edges round it: the box
     turned to those edges and snapped, or None. The detector's angle is coarse on close cards; on
@@ -249,7 +251,7 @@ def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None) -
     turned = turn_to_edges(bgr, box, best)
     if turned is None:
         return None
-    snapped = snap_to_edges(bgr, turned)
+    snapped = snap_to_edges(bgr, turned, border)
     return snapped if snapped is not None and quad_iou(snapped, turned) >= 0.6 else None
 
 

@@ -130,13 +130,17 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
     return order_corners(new)
 
 
-def snap_to_edges(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None) -> np.ndarray | None:
     """The quad with its sides on the card's outer edge, or None when fewer than MIN_SIDES sides'
     edges are found or the corners would move implausibly far (then the rough quad is all there
     is); a side whose edge is not found keeps the rough quad's. A wide first pass catches a box
     turned a little wrong, or a tilted card's trapezoid inside it; a narrow second pass settles on
-    the edge."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+    the edge. `border`: a taught deck's border colour (border.py) when it is not white; its margin
+    is looked for in the frame's likeness to it instead of in its grey levels."""
+    if border is None:
+        grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+    else:
+        grey = border.likeness(bgr)
     q = order_corners(quad)
     close = float(side_lengths(q).min()) >= CLOSE * min(bgr.shape[:2])
     for reach, move in ((REACH, CORNER_MOVE if close else 0.0), (REACH / 3, 0.0)):

@@ -27,6 +27,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from .border import Border
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
@@ -123,14 +124,18 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
     return sides, inner
 
 
-def margin_bands(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[float], list[int], float, list[bool]]:
+def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
+                 border: Border | None = None) -> tuple[list[float], list[int], float, list[bool]]:
     """(white share of each side's band, the pixels each band moved inwards to find it, white
     share inside, whether each short side's margin is of one depth all along (margin_depths)):
-    see margin_shares."""
+    see margin_shares. With a taught `border`, "white" is that border's colour."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
-    white, side_white = _white(card_bgr)
+    if border is None:
+        white, side_white = _white(card_bgr)
+    else:
+        white = side_white = border.mask(card_bgr)
     even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= tol
     if even_only:
         # a margin pixel against its neighbours along the margin (two either side) and across it
@@ -226,11 +231,14 @@ def face_share(card_bgr: np.ndarray) -> float:
     return float(face.mean())
 
 
-def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> Verdict:
+def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
+                border: Border | None = None) -> Verdict:
     """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring.
     `even_border`: the deck is a commercial print, its border as wide all along and its face
     coloured or black (MIN_FACE); False for decks printed at home and cut by hand, whose short
-    sides' margin depths and face are not judged."""
+    sides' margin depths and face are not judged. `border`: a taught deck's border colour
+    (border.py) when it is not white; its margin is looked for instead of a white one, and the face
+    is not judged on colour (it may be anything but the border)."""
     from ..rectify import warp_card
     from ..rectify.warp import portrait_corners
     quad = np.asarray(quad, np.float32).reshape(4, 2)
@@ -249,7 +257,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
-    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX)
+    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, border=border)
     # the sides in view carry the margin test: a side cut off by the frame shows no margin, and
     # says nothing either way (the warp's sides: portrait_corners' order, top first)
     corners = portrait_corners(quad)
@@ -259,11 +267,12 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True) -> 
     sides_seen = [s for s, v in zip(sides, seen) if v]
     best_two = sorted(sides_seen)[-2:]
     margin = float(np.mean(sides_seen))
+    colour = "white" if border is None else border.words()
     if min(best_two) < min_side or margin < min_margin:
-        return Verdict(False, 0.0, f"no white margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
+        return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
-        return Verdict(False, 0.0, f"white inside as well as round it ({inner:.2f}): a card's inner shape")
-    if even_border and (face := face_share(card)) < MIN_FACE:
+        return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
+    if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))

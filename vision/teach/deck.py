@@ -73,6 +73,13 @@ class TaughtDeck:
         self._proto_col = self._card_col[self.labels]
         self._nsym, self._ncol = len(sym_names), len(col_names)
 
+    @property
+    def border(self):
+        """The deck's border colour when it is not white (vision/locate/border.py), else None."""
+        from ..locate.border import Border
+        b = self.meta.get("border")
+        return Border.from_json(b) if b else None
+
     def card_scores(self, e: np.ndarray, exclude_photo: int | None = None) -> np.ndarray:
         """Each taught card's score for embedding `e` (lower is nearer; inf where nothing is left)."""
         x = np.asarray(e, np.float32).reshape(-1)

@@ -51,9 +51,13 @@ def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return warp_card(bgr, quad, (FACE_W, FACE_H))
 
 
+DARK_MARGIN = 0.5     # a margin darker than this share of the face's brightest is not white
+
+
 def white_referenced(face_bgr: np.ndarray) -> np.ndarray:
     """The face in float32 with its white margin scaled to 1.0 in each channel. The margin is the
-    band 2-8% in from each edge (the rounded corners left out: they may show the table)."""
+    band 2-8% in from each edge (the rounded corners left out: they may show the table). A margin
+    that is not white: the face scaled by its brightest instead."""
     f = face_bgr.astype(np.float32)
     h, w = f.shape[:2]
     a, b = max(1, int(0.02 * w)), max(2, int(0.08 * w))
@@ -62,6 +66,11 @@ def white_referenced(face_bgr: np.ndarray) -> np.ndarray:
     # the brighter half of the band: a thumb or a shadow over one side must not set the white
     lum = band.mean(axis=1)
     ref = band[lum >= np.median(lum)].mean(axis=0)
+    top = float(np.percentile(f.mean(axis=2), 97))
+    if float(ref.mean()) < DARK_MARGIN * top:
+        # a deck edged in black or a colour (vision/locate/border.py): no white to go by, so only
+        # the light's level is taken out (by the face's brightest), not its colour
+        return np.clip(f / max(top, 8.0), 0.0, 1.2)
     return np.clip(f / np.maximum(ref, 8.0), 0.0, 1.2)
 
 

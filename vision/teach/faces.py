@@ -2,20 +2,30 @@
 
 A taught card must be found the way it will be found when it is read, so the outline comes from
 Recognizer.locate_all and is checked by the same verify step; only outlines that verify count.
+A deck whose margin is not white is found once its border's colour is learned (learn_border):
+verify then looks for that colour round the card (vision/locate/border.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..locate import Quad, quad_iou
+from ..locate import Quad, order_corners, quad_iou
+from ..locate.detector import share_inside
+from ..locate.border import Border, band_colour, candidates, learn
 from ..rectify import warp_card
 
 SAME_CARD_IOU = 0.3      # outlines overlapping more than this are one card seen twice (two zooms)
+INSIDE = 0.6             # an outline this much inside a better one is a shape inside that card
 
 
 def card_outlines(rec, bgr: np.ndarray) -> list[Quad]:
     """The verified outlines of the face-up cards in a photo, best first, one per card.
     `rec`: a vision.recognizer.Recognizer (its locator and verify step)."""
+    return [q for _, q in scored_outlines(rec, bgr)]
+
+
+def scored_outlines(rec, bgr: np.ndarray) -> list[tuple[float, Quad]]:
+    """card_outlines with each outline's verify score."""
     from ..recognizer import four_coloured
     faces, backs = rec.locate_all(bgr, close_ups=True)
     # a black wild may be taken for a back, as the recognizer knows (read_all does the same)
@@ -26,8 +36,47 @@ def card_outlines(rec, bgr: np.ndarray) -> list[Quad]:
         if verdict.ok:
             found.append((verdict.score, q2))
     found.sort(key=lambda t: -t[0])
-    out: list[Quad] = []
-    for _, q in found:
-        if all(quad_iou(q.pts, o.pts) < SAME_CARD_IOU for o in out):
-            out.append(q)
+    out: list[tuple[float, Quad]] = []
+    for score, q in found:
+        # one card seen twice, or a shape inside a card found (a corner index in its black outline)
+        if all(quad_iou(q.pts, o.pts) < SAME_CARD_IOU and share_inside(q.pts, o.pts) < INSIDE for _, o in out):
+            out.append((score, q))
     return out
+
+
+def learn_border(rec, images) -> Border | None:
+    """The border colour the cards of `images` (teach photos, one card each) share when it is not
+    white, else None. Candidate borders (black, and the hues the margins of the detector's rough
+    boxes share) are each tried as the deck's, and white as every built-in deck has it: each finds
+    one card in some of the photos, with a verify score. The candidate whose cards score most in
+    all wins if it beats white clearly (BEATS_WHITE: outlines round a black-edged card's white oval
+    verify too, and a white card on a dark table has a dark frame), and its cards' margins,
+    measured, give the border. `rec` is left as it was."""
+    old = rec.border
+    rough = []
+    for img in images:
+        for zoom in (1.0, 2.0):
+            for pts, _, _ in rec.detector.boxes(img, zoom_out=zoom)[:2]:
+                rough.append(band_colour(warp_card(img, order_corners(pts), (64, 100))))
+    tried = []
+    try:
+        for cand in [None] + candidates(rough):
+            rec.set_border(cand)
+            total, found = 0.0, []
+            for img in images:
+                outlines = scored_outlines(rec, img)
+                if len(outlines) == 1:
+                    total += outlines[0][0]
+                    found.append(band_colour(warp_card(img, outlines[0][1].pts, (64, 100))))
+            tried.append((total, found))
+    finally:
+        rec.set_border(old)
+    white = tried[0][0]
+    total, found = max(tried[1:], key=lambda t: t[0])
+    if total < BEATS_WHITE * white or len(found) < max(2, LEARN_FROM * len(images)):
+        return None
+    return learn(found)
+
+
+BEATS_WHITE = 1.2    # a border is learned when its cards' verify scores sum to this much more than white's ...
+LEARN_FROM = 0.5     # ... and it finds one card in at least this share of the photos looked at

@@ -67,6 +67,10 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
         raise
     except Exception as e:      # truncated zip, missing array, bad JSON: numpy and zipfile raise many types
         raise TaughtFileError(f"{path} cannot be read as a taught deck ({e.__class__.__name__}: {e})") from e
+    try:
+        td.border
+    except (KeyError, TypeError, ValueError) as e:
+        raise TaughtFileError(f"{path} is damaged (its border is {td.meta.get('border')!r})") from e
     n = len(td.protos)
     if len(td.colours) != len(td.cards) or len(td.symbols) != len(td.cards) or len(td.labels) != n or len(td.photos) != n or td.protos.ndim != 2 or td.weights.shape != (td.protos.shape[1],) \
             or (n and (td.labels.min() < 0 or td.labels.max() >= len(td.cards))):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from .build import build_deck, photo_prototypes
-from .faces import card_outlines
+from .faces import card_outlines, learn_border
 from .folder import TeachError, scan
 
 __all__ = ["Report", "TeachError", "teach_folder"]
@@ -32,6 +32,7 @@ class Report:
     loo_total: int = 0                          # ... of photos of cards with two or more
     loo_sure_wrong: int = 0
     seconds: float = 0.0
+    border: str = "white"                       # the deck's border, as learned (faces.learn_border)
 
     @property
     def loo_accuracy(self) -> float | None:
@@ -42,7 +43,7 @@ class Report:
                 "refused": [{"photo": p, "why": w} for p, w in self.refused], "photos_used": self.photos_used,
                 "leave_one_out": {"right": self.loo_right, "total": self.loo_total,
                                   "wrong_but_sure": self.loo_sure_wrong, "accuracy": self.loo_accuracy},
-                "seconds": round(self.seconds, 1)}
+                "border": self.border, "seconds": round(self.seconds, 1)}
 
 
 def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
@@ -53,6 +54,10 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     ids = list(rec.deck.cards)
     photos, set_aside = scan(folder, ids)
     report = Report(rec.deck.id, len(ids), refused=[(str(p), why) for p, why in set_aside])
+    border = _border(rec, photos)
+    if border is not None:
+        rec.set_border(border)
+        report.border = border.words()
     taught: list[tuple[str, np.ndarray]] = []
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
@@ -71,7 +76,10 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
     if not taught:
         raise TeachError("no photo could be used: " + "; ".join(f"{p}: {w}" for p, w in report.refused[:5]))
-    td = build_deck(rec.deck, taught, meta={"folder": str(folder)})
+    meta = {"folder": str(folder)}
+    if border is not None:
+        meta["border"] = border.as_json()
+    td = build_deck(rec.deck, taught, meta=meta)
     report.taught = list(td.cards)
     report.missing = [c for c in ids if c not in td.cards]
     report.photos_used = len(taught)
@@ -79,6 +87,25 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     report.seconds = time.monotonic() - t0
     td.meta["report"] = {k: v for k, v in report.as_json().items() if k not in ("refused",)}
     return td, report
+
+
+def _border(rec, photos: list) -> "object | None":
+    """The deck's border colour when its cards' margins are not white, else None: learned from a
+    few photos spread over the folder (faces.learn_border); every photo is then looked at with it.
+    Costs a second or three."""
+    if rec.border is not None:          # a border given (a taught deck's, or a test's): kept
+        return rec.border
+    step = max(1, len(photos) // PROBE)
+    images = []
+    for _, path in photos[::step][:PROBE]:
+        try:
+            images.append(load_image(path)[0])
+        except BadImage:
+            continue
+    return learn_border(rec, images) if images else None
+
+
+PROBE = 8            # photos looked at to tell a white-bordered deck from one of another border
 
 
 def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:

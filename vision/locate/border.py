@@ -1,0 +1,184 @@
+"""A deck's border when it is not white: learned from a taught deck's photos, looked for by verify.
+
+Every deck the app knows has a white margin round the face, and verify.py finds it against the
+card's own brightest paper. A deck a table owns may be edged in black (a dark edition, a home print
+on black card) or in a colour. Such a deck's border is learned when the deck is taught
+(vision/teach/faces.py: `candidates` from the teach photos' rough boxes, each tried, and `learn`
+over the cards the best one found), kept in the taught file, and from then on verify looks for a margin of that colour instead of white.
+
+A border is described as the camera sees it, in OpenCV's HSV: hue (0-180), saturation (0-255) and
+brightness relative to the card's own brightest pixels (the 97th percentile of its warp), so a dim
+room or a brighter lamp moves it little. Black is dark whatever its hue (a dark pixel's hue and
+saturation are the sensor's noise); a coloured border keeps its hue under any usual light.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+COLOURED = 70       # a border this saturated (or more) is a colour, judged by its hue
+DARK = 0.35         # a border this dark (relative brightness) or darker is black, judged by brightness only
+HUE_TOL = 14        # a coloured border's pixels: hue within this many steps (of 180) ...
+SAT_SHARE = 0.45    # ... at least this share of its saturation ...
+VALUE_SHARE = 0.35  # ... and of its relative brightness (shade and a dim side allowed)
+DARK_TOL = 0.22     # a black border's pixels: at most this much brighter than it
+GREY_TOL = 0.22     # a grey border's pixels: within this of its brightness ...
+GREY_SAT = 60       # ... and at most this much more saturated
+WHITE_VALUE, WHITE_SAT = 0.75, 50   # a learned border this bright and pale is white: the built-in test
+RING = 0.05         # the band sampled for a border's colour: this share of the warp's width in from the outline
+AGREE = 0.6         # a border is learned when at least this share of the photos' margins look like it
+
+
+@dataclass(frozen=True)
+class Border:
+    hue: float = 0.0      # OpenCV hue, 0..180
+    sat: float = 0.0      # saturation, 0..255
+    value: float = 0.0    # brightness against the card's brightest, 0..1
+
+    @property
+    def dark(self) -> bool:
+        return self.value <= DARK
+
+    @property
+    def coloured(self) -> bool:
+        return not self.dark and self.sat >= COLOURED
+
+    def mask(self, card_bgr: np.ndarray) -> np.ndarray:
+        """The pixels of a warped card that look like this border."""
+        hsv, top = _hsv(card_bgr)
+        return _like(self, hsv, top)
+
+    def likeness(self, bgr: np.ndarray) -> np.ndarray:
+        """A grey picture (float32, 0..255) of the whole frame, bright where it looks like this
+        border: the edge snap (edges.py) looks in it for the margin's outer edge, as it looks for a
+        white margin in the plain grey picture. The last frame's is kept (the snap runs per box)."""
+        key = (bgr.__array_interface__["data"][0], bgr.shape, self, bgr[::37, ::41].tobytes())
+        if _LIKENESS[0] != key:
+            hsv, _ = _hsv(bgr)
+            top = max(float(np.percentile(hsv[..., 2], 97)), 40.0)
+            _LIKENESS[:] = [key, (255.0 * _soft(self, hsv, top)).astype(np.float32)]
+        return _LIKENESS[1]
+
+    def words(self) -> str:
+        """The border in a word or two, for the teach report."""
+        if self.dark:
+            return "black"
+        if not self.coloured:
+            return "grey" if self.value < WHITE_VALUE else "white"
+        names = ((10, "red"), (22, "orange"), (34, "yellow"), (85, "green"), (100, "teal"), (130, "blue"),
+                 (160, "purple"), (181, "red"))
+        return next(n for edge, n in names if self.hue < edge)
+
+    def as_json(self) -> dict:
+        return {"hue": round(self.hue, 1), "sat": round(self.sat, 1), "value": round(self.value, 3)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Border":
+        return cls(float(d["hue"]), float(d["sat"]), float(d["value"]))
+
+
+BLACK = Border(0.0, 0.0, 0.15)      # a black border as photographed: always among the candidates
+
+
+def _hsv(card_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    # a little blur: sensor noise makes dark pixels look saturated, as in verify._white
+    hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV).astype(np.float32)
+    return hsv, max(float(np.percentile(hsv[..., 2], 97)), 40.0)
+
+
+def _like(ref: Border, hsv: np.ndarray, top: float) -> np.ndarray:
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2] / top
+    if ref.dark:
+        return v <= ref.value + DARK_TOL
+    if ref.coloured:
+        dh = np.abs(h - ref.hue)
+        return (np.minimum(dh, 180.0 - dh) <= HUE_TOL) & (s >= SAT_SHARE * ref.sat) & (v >= VALUE_SHARE * ref.value)
+    return (np.abs(v - ref.value) <= GREY_TOL) & (s <= ref.sat + GREY_SAT)
+
+
+_LIKENESS: list = [None, None]      # (frame's key, its likeness map)
+
+
+def _soft(ref: Border, hsv: np.ndarray, top: float) -> np.ndarray:
+    """`_like` as a grade 0..1 rather than yes or no, so that an edge has a slope to find."""
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2] / top
+    if ref.dark:
+        return np.clip((ref.value + DARK_TOL - v) / DARK_TOL, 0.0, 1.0)
+    if ref.coloured:
+        dh = np.abs(h - ref.hue)
+        near = np.clip(1.5 - np.minimum(dh, 180.0 - dh) / HUE_TOL, 0.0, 1.0)
+        return near * (s >= SAT_SHARE * ref.sat) * (v >= VALUE_SHARE * ref.value)
+    return np.clip(1.5 - np.abs(v - ref.value) / GREY_TOL, 0.0, 1.0) * (s <= ref.sat + GREY_SAT)
+
+
+def band_colour(card_bgr: np.ndarray, hsv: np.ndarray | None = None, top: float | None = None) -> Border:
+    """The colour of a warped card's margin: the median of a band along its four sides (their
+    middle 80%: the rounded corners show the table)."""
+    if hsv is None or top is None:
+        hsv, top = _hsv(card_bgr)
+    h, w = hsv.shape[:2]
+    k = max(2, int(round(RING * w)))
+    ys, xs = slice(int(0.1 * h), int(0.9 * h)), slice(int(0.1 * w), int(0.9 * w))
+    band = np.concatenate([hsv[:k, xs].reshape(-1, 3), hsv[-k:, xs].reshape(-1, 3),
+                           hsv[ys, :k].reshape(-1, 3), hsv[ys, -k:].reshape(-1, 3)])
+    s, v = float(np.median(band[:, 1])), float(np.median(band[:, 2])) / top
+    return Border(_hue_median(band[:, 0]), s, v)
+
+
+def _hue_median(hue: np.ndarray) -> float:
+    """The median of hues on a circle (0..180): taken where the circle is cut farthest from them."""
+    hist = np.bincount(np.clip(hue.astype(int), 0, 179), minlength=180)
+    # cut the circle at the middle of its emptiest stretch of 30 steps
+    window = np.convolve(np.concatenate([hist, hist[:29]]), np.ones(30), "valid")[:180]
+    cut = (int(np.argmin(window)) + 15) % 180
+    return float((np.median((hue - cut) % 180) + cut) % 180)
+
+
+def candidates(rough: list[Border], most: int = 2) -> list[Border]:
+    """Borders worth trying, from the margins' colours of rough outlines (detector boxes, a few
+    pixels off the card: some show the table, some the face): black, and the hues that at least
+    two of them share, most shared first."""
+    coloured = sorted((b for b in rough if b.coloured), key=lambda b: b.hue)
+    clusters: list[list[Border]] = []
+    for b in coloured:
+        for c in clusters:
+            dh = abs(c[0].hue - b.hue)
+            if min(dh, 180 - dh) <= HUE_TOL:
+                c.append(b)
+                break
+        else:
+            clusters.append([b])
+    clusters = sorted((c for c in clusters if len(c) >= 2), key=len, reverse=True)[:most]
+    return [BLACK] + [Border(_hue_median(np.array([b.hue for b in c], np.float32)),
+                             float(np.median([b.sat for b in c])), float(np.median([b.value for b in c])))
+                      for c in clusters]
+
+
+def learn(samples: list[Border]) -> Border | None:
+    """The border most of the photos' margins share (`samples`: band_colour of each photo's card),
+    or None: too few photos, no colour most of them share, or white (the built-in test serves)."""
+    if len(samples) < 2:
+        return None
+    v = float(np.median([b.value for b in samples]))
+    s = float(np.median([b.sat for b in samples]))
+    hues = np.array([b.hue for b in samples], np.float32)
+    cand = Border(_hue_median(hues), s, v)
+    if v >= WHITE_VALUE and s < WHITE_SAT:
+        return None
+    if np.mean([_agrees(cand, b) for b in samples]) < AGREE:
+        return None
+    return cand
+
+
+def _agrees(a: Border, b: Border) -> bool:
+    """Whether two margins' colours are one border's (within the tolerances of `_like`)."""
+    if a.dark or b.dark:
+        return a.dark and b.dark
+    if a.coloured != b.coloured:
+        return False
+    if a.coloured:
+        dh = abs(a.hue - b.hue)
+        return min(dh, 180 - dh) <= HUE_TOL and b.sat >= SAT_SHARE * a.sat
+    return abs(a.value - b.value) <= GREY_TOL
