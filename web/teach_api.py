@@ -212,6 +212,8 @@ def teach_take(table_id: str, card: str):
         return problem
     from vision.teach.faces import card_outlines
     quads = card_outlines(pipeline.recognizer, frame)
+    if not quads:
+        quads = _with_learned_border(table_id, deck, pipeline.recognizer, frame)
     if len(quads) != 1:
         why = "no card in view" if not quads else f"{len(quads)} cards in view"
         return _refused("no_card" if not quads else "several",
@@ -225,6 +227,44 @@ def teach_take(table_id: str, card: str):
     out = _progress(deck)
     out.update(card=card, photo=n, polygon=quads[0].polygon(), rest=rest)
     return jsonify(out)
+
+
+def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray) -> list:
+    """The cards in `frame` once the deck's border is learned, when no card with the border looked
+    for so far is in it: a deck edged in black or a colour (vision/locate/border.py) is learned
+    from this frame and the last photos taken, and the table's recognizer looks for that border
+    from then on (teach-finish learns it again from every photo). [] when no border explains the
+    frame better than white; tried at most once every LEARN_EVERY_S seconds at a table (an empty
+    table at rest is no card either, and learning takes a second or two)."""
+    import time
+    import cv2
+    from vision.teach.faces import card_outlines, learn_border
+    now = time.monotonic()
+    tried = current_app.extensions.setdefault("tableref_border_tried", {})
+    if now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
+        return []
+    tried[table_id] = now
+    photos = sorted((p for d in (data_dir() / "teach" / deck.id).glob("*") if d.is_dir() for p in _photos(d)),
+                    key=lambda p: p.stat().st_mtime)[-(LEARN_FROM_PHOTOS - 1):]
+    images = [frame] + [img for img in (cv2.imread(str(p)) for p in photos) if img is not None]
+    border = learn_border(rec, images, least=1)
+    if border is not None:
+        rec.set_border(border)
+        return card_outlines(rec, frame)
+    if rec.border is not None:
+        # a border learned earlier (say from a dark object on an empty table) may be wrong: white
+        # again, when white finds this frame's card
+        old = rec.border
+        rec.set_border(None)
+        quads = card_outlines(rec, frame)
+        if len(quads) == 1:
+            return quads
+        rec.set_border(old)
+    return []
+
+
+LEARN_EVERY_S = 10.0     # a border is learned at a take at most this often at a table
+LEARN_FROM_PHOTOS = 8    # ... from the frame and the photos taken last
 
 
 @teach_api.get("/tables/<table_id>/teach/<card>/face.jpg")

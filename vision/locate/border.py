@@ -36,6 +36,7 @@ class Border:
     hue: float = 0.0      # OpenCV hue, 0..180
     sat: float = 0.0      # saturation, 0..255
     value: float = 0.0    # brightness against the card's brightest, 0..1
+    depth: float = 0.0    # the margin's width as a share of the card's short side (0: not known)
 
     @property
     def dark(self) -> bool:
@@ -72,11 +73,15 @@ class Border:
         return next(n for edge, n in names if self.hue < edge)
 
     def as_json(self) -> dict:
-        return {"hue": round(self.hue, 1), "sat": round(self.sat, 1), "value": round(self.value, 3)}
+        return {"hue": round(self.hue, 1), "sat": round(self.sat, 1), "value": round(self.value, 3),
+                "depth": round(self.depth, 4)}
 
     @classmethod
     def from_json(cls, d: dict) -> "Border":
-        return cls(float(d["hue"]), float(d["sat"]), float(d["value"]))
+        b = cls(float(d["hue"]), float(d["sat"]), float(d["value"]), float(d.get("depth", 0.0)))
+        if not (0 <= b.hue <= 180 and 0 <= b.sat <= 255 and 0 <= b.value <= 1 and 0 <= b.depth < 0.5):
+            raise ValueError(f"a border out of range: {d}")
+        return b
 
 
 BLACK = Border(0.0, 0.0, 0.15)      # a black border as photographed: always among the candidates
@@ -136,29 +141,77 @@ def _hue_median(hue: np.ndarray) -> float:
     return float((np.median((hue - cut) % 180) + cut) % 180)
 
 
-def candidates(rough: list[Border], most: int = 2) -> list[Border]:
-    """Borders worth trying, from the margins' colours of rough outlines (detector boxes, a few
-    pixels off the card: some show the table, some the face): black, and the hues that at least
-    two of them share, most shared first."""
-    coloured = sorted((b for b in rough if b.coloured), key=lambda b: b.hue)
-    clusters: list[list[Border]] = []
-    for b in coloured:
-        for c in clusters:
-            dh = abs(c[0].hue - b.hue)
-            if min(dh, 180 - dh) <= HUE_TOL:
-                c.append(b)
-                break
-        else:
-            clusters.append([b])
-    clusters = sorted((c for c in clusters if len(c) >= 2), key=len, reverse=True)[:most]
-    return [BLACK] + [Border(_hue_median(np.array([b.hue for b in c], np.float32)),
-                             float(np.median([b.sat for b in c])), float(np.median([b.value for b in c])))
-                      for c in clusters]
+def candidates(regions: list[np.ndarray], most: int = 3) -> list[Border]:
+    """Borders worth trying on a deck's teach photos: black, and the hues found round the card in
+    most of the photos (`regions`: BGR crops round each photo's card, the detector's box grown).
+    A deck's cards differ in colour and lie on different tables, but share their border: its hue
+    is in nearly every photo, a suit's in a quarter of them."""
+    bins = 36                                   # hue bins of 5 steps
+    present = np.zeros(bins, np.float32)
+    pixels: list[np.ndarray] = []
+    for crop in regions:
+        hsv, top = _hsv(crop)
+        px = hsv.reshape(-1, 3)
+        px = px[(px[:, 1] >= COLOURED) & (px[:, 2] >= VALUE_SHARE * top)]
+        px[:, 2] /= top
+        hist = np.bincount((px[:, 0] // 5).astype(int).clip(0, bins - 1), minlength=bins) / max(1, len(hsv.reshape(-1, 3)))
+        # a hue is in the photo when it covers a few per cent of the region (a 5-10% border does)
+        present += np.convolve(np.r_[hist[-1:], hist, hist[:1]], np.ones(3), "valid") >= HUE_PRESENT
+        pixels.append(px)
+    allpx = np.concatenate(pixels) if pixels else np.zeros((0, 3), np.float32)
+    out = [BLACK]
+    # the hues present in most photos, most present first, each a peak (not its neighbour's shoulder)
+    for k in np.argsort(-present, kind="stable"):
+        if present[k] < HUE_IN * len(regions) or len(out) > most:
+            break
+        hue = 5.0 * k + 2.5
+        if any(c is not BLACK and min(abs(c.hue - hue), 180 - abs(c.hue - hue)) <= 2 * HUE_TOL for c in out):
+            continue
+        dh = np.abs(allpx[:, 0] - hue)
+        near = allpx[np.minimum(dh, 180 - dh) <= HUE_TOL]
+        if len(near):
+            out.append(Border(_hue_median(near[:, 0]), float(np.median(near[:, 1])), float(np.median(near[:, 2]))))
+    return out
 
 
-def learn(samples: list[Border]) -> Border | None:
-    """The border most of the photos' margins share (`samples`: band_colour of each photo's card),
-    or None: too few photos, no colour most of them share, or white (the built-in test serves)."""
+HUE_PRESENT = 0.03   # a hue covering this share of the region round a card is in that photo
+HUE_IN = 0.6         # a hue in at least this share of the photos is a candidate border
+
+
+def side_depths(like: np.ndarray) -> list[float | None]:
+    """How deep the border runs in from each side (top, right, bottom, left) of a warp, given its
+    border pixels `like`: per line across the side's middle 70%, the first pixel not of the border;
+    the median over the lines that start on it (a thumb over the edge is left out), in pixels, or
+    None where fewer than a third do."""
+    h, w = like.shape[:2]
+    cap = max(3, int(round(0.3 * w)))
+    bands = (like[:cap, int(0.15 * w):int(0.85 * w)], like[:, ::-1][int(0.15 * h):int(0.85 * h), :cap].T,
+             like[::-1][:cap, int(0.15 * w):int(0.85 * w)], like[int(0.15 * h):int(0.85 * h), :cap].T)
+    out: list[float | None] = []
+    for band in bands:
+        off = ~band
+        depth = np.where(off.any(axis=0), off.argmax(axis=0), cap)
+        lines = depth[depth > 0]
+        out.append(float(np.median(lines)) if lines.size >= depth.size / 3 else None)
+    return out
+
+
+def too_deep(depths: list, border: Border, width: int) -> bool:
+    """Whether a warp's border runs deeper than the deck's on at least two sides: the outline takes
+    in a table of the border's colour round the card (a black-edged card on a dark table)."""
+    if border.depth <= 0:
+        return False
+    limit = DEEP * border.depth * width + DEEP_PX
+    return sum(1 for d in depths if d is not None and d > limit) >= 2
+
+
+DEEP, DEEP_PX = 1.4, 1.5    # a side deeper than this share of the deck's border depth, plus pixels
+
+
+def learn(samples: list[Border], depths: list[float] | None = None) -> Border | None:
+    """The border most of the photos' margins share (`samples`: band_colour of each photo's card;
+    `depths`: each one's median side depth as a share of its width), or None: too few photos, no
+    colour most of them share, or white (the built-in test serves)."""
     if len(samples) < 2:
         return None
     v = float(np.median([b.value for b in samples]))
@@ -169,7 +222,9 @@ def learn(samples: list[Border]) -> Border | None:
         return None
     if np.mean([_agrees(cand, b) for b in samples]) < AGREE:
         return None
-    return cand
+    # the depth: the median over photos (a card on a table of its border's colour reads deep)
+    ds = [d for d in (depths or []) if d > 0]
+    return Border(cand.hue, cand.sat, cand.value, float(np.median(ds)) if ds else 0.0)
 
 
 def _agrees(a: Border, b: Border) -> bool:

@@ -214,7 +214,7 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     box = order_corners(pts)
     if best[0][0] and best[0][1] >= SETTLED:
         return best
-    quad = field_outline(bgr, box)
+    quad = field_outline(bgr, box, border)
     if quad is None:
         return best
     v = verify_quad(bgr, quad, even_border, border)
@@ -228,6 +228,9 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     return best
 
 
+GROW = (1.2, 1.45)     # a box grown by these about its centre, for a deck of another border (_outlines)
+
+
 def _outlines(bgr: np.ndarray, box: np.ndarray, border=None):
     """Candidate outlines of the card in a box, each (outline, refined, on edges found): snapped onto
     its edges, its white-border contour, the box itself (`border`: see snap_to_edges)."""
@@ -239,6 +242,15 @@ def _outlines(bgr: np.ndarray, box: np.ndarray, border=None):
     if contour is not None:
         yield contour, True, False
     yield box, False, False
+    if border is not None:
+        # the detector learned white-bordered cards: on a card edged in black or a colour its box
+        # often lies round the white oval or circle inside, well within the card's edge
+        c = box.mean(axis=0)
+        for grow in GROW:
+            bigger = c + (box - c) * grow
+            snapped = snap_to_edges(bgr, bigger, border)
+            if snapped is not None and quad_iou(snapped, bigger) >= 0.6:
+                yield snapped, True, True
 
 
 def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None) -> np.ndarray | None:

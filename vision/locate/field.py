@@ -45,8 +45,10 @@ def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def field_outline(bgr: np.ndarray, box: np.ndarray) -> np.ndarray | None:
-    """The card's outer quad found from its coloured field inside `box` (4x2 frame pixels), or None."""
+def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray | None:
+    """The card's outer quad found from its coloured field inside `box` (4x2 frame pixels), or None.
+    `border`: a taught deck's border colour when it is not white (border.py): the field is what is
+    not of that colour, pushed out by the border's own width when it is known."""
     h, w = bgr.shape[:2]
     c = box.mean(axis=0)
     grown = c + (box - c) * (1 + PAD)
@@ -55,7 +57,8 @@ def field_outline(bgr: np.ndarray, box: np.ndarray) -> np.ndarray | None:
     if x1 - x0 < 16 or y1 - y0 < 16:
         return None
     crop = bgr[y0:y1, x0:x1]
-    field = cv2.morphologyEx(255 - whiteness_mask(crop), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    margin = whiteness_mask(crop) if border is None else (border.likeness(bgr)[y0:y1, x0:x1] >= 128).astype(np.uint8) * 255
+    field = cv2.morphologyEx(255 - margin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     inside = np.zeros(field.shape, np.uint8)
     shrunk = c + (box - c) * 0.97 - np.array([x0, y0], np.float32)
     cv2.fillPoly(inside, [np.round(shrunk).astype(np.int32)], 1)
@@ -81,7 +84,9 @@ def field_outline(bgr: np.ndarray, box: np.ndarray) -> np.ndarray | None:
     if got is None:
         return None
     q = order_corners(got[0]) + np.array([x0, y0], np.float32)
-    q = order_corners(_push_out(q, MARGIN_FRAC * float(side_lengths(q).min())))
+    depth = getattr(border, "depth", 0.0)
+    push = depth / max(1.0 - 2.0 * depth, 0.5) if depth > 0 else MARGIN_FRAC
+    q = order_corners(_push_out(q, push * float(side_lengths(q).min())))
     # the detector's box is roughly the card: an outline far smaller is a shape inside the card (a
     # box round the white oval gives the numeral's own colour as a "field")
     if not AREA_RANGE[0] <= cv2.contourArea(q) / box_area <= AREA_RANGE[1]:

@@ -27,7 +27,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .border import Border
+from .border import Border, side_depths, too_deep
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
@@ -272,6 +272,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
+    if border is not None and too_deep(side_depths(border.mask(card)), border, VERIFY_W):
+        return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's: the table round it taken in")
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..locate import Quad, order_corners, quad_iou
 from ..locate.detector import share_inside
-from ..locate.border import Border, band_colour, candidates, learn
+from ..locate.border import Border, band_colour, candidates, learn, side_depths
 from ..rectify import warp_card
 
 SAME_CARD_IOU = 0.3      # outlines overlapping more than this are one card seen twice (two zooms)
@@ -44,38 +44,50 @@ def scored_outlines(rec, bgr: np.ndarray) -> list[tuple[float, Quad]]:
     return out
 
 
-def learn_border(rec, images) -> Border | None:
+def learn_border(rec, images, least: int = 2) -> Border | None:
     """The border colour the cards of `images` (teach photos, one card each) share when it is not
-    white, else None. Candidate borders (black, and the hues the margins of the detector's rough
-    boxes share) are each tried as the deck's, and white as every built-in deck has it: each finds
+    white, else None. Candidate borders (black, and the hues round the cards in most photos:
+    border.candidates) are each tried as the deck's, and white as every built-in deck has it: each finds
     one card in some of the photos, with a verify score. The candidate whose cards score most in
     all wins if it beats white clearly (BEATS_WHITE: outlines round a black-edged card's white oval
     verify too, and a white card on a dark table has a dark frame), and its cards' margins,
-    measured, give the border. `rec` is left as it was."""
+    measured, give the border; at least `least` photos must show one card with it. `rec` is left
+    as it was."""
     old = rec.border
-    rough = []
+    regions = []
     for img in images:
-        for zoom in (1.0, 2.0):
-            for pts, _, _ in rec.detector.boxes(img, zoom_out=zoom)[:2]:
-                rough.append(band_colour(warp_card(img, order_corners(pts), (64, 100))))
+        boxes = rec.detector.boxes(img) or rec.detector.boxes(img, zoom_out=2.0)
+        if boxes:
+            # round the likeliest card: grown, since on a card of another border the box often lies
+            # round the white oval inside
+            box = order_corners(boxes[0][0])
+            c = box.mean(axis=0)
+            x0, y0 = np.floor((c + (box - c) * 1.4).min(axis=0)).astype(int).clip(0)
+            x1, y1 = np.ceil((c + (box - c) * 1.4).max(axis=0)).astype(int)
+            img = img[y0:y1, x0:x1]
+        if img.size:
+            regions.append(img)
     tried = []
     try:
-        for cand in [None] + candidates(rough):
+        for cand in [None] + candidates(regions):
             rec.set_border(cand)
             total, found = 0.0, []
             for img in images:
                 outlines = scored_outlines(rec, img)
                 if len(outlines) == 1:
                     total += outlines[0][0]
-                    found.append(band_colour(warp_card(img, outlines[0][1].pts, (64, 100))))
+                    card = warp_card(img, outlines[0][1].pts, (64, 100))
+                    colour = band_colour(card)
+                    sides = [d for d in side_depths(colour.mask(card)) if d is not None]
+                    found.append((colour, float(np.median(sides)) / 64 if sides else 0.0))
             tried.append((total, found))
     finally:
         rec.set_border(old)
     white = tried[0][0]
     total, found = max(tried[1:], key=lambda t: t[0])
-    if total < BEATS_WHITE * white or len(found) < max(2, LEARN_FROM * len(images)):
+    if total <= BEATS_WHITE * white or len(found) < max(least, LEARN_FROM * len(images)):
         return None
-    return learn(found)
+    return learn([c for c, _ in found], [d for _, d in found])
 
 
 BEATS_WHITE = 1.2    # a border is learned when its cards' verify scores sum to this much more than white's ...
