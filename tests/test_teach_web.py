@@ -240,3 +240,33 @@ def test_the_card_as_taken_is_shown_straightened(table):
     assert c.delete("/api/tables/main/teach/red-dingbat", headers=AUTH).status_code == 200
     again = cv2.imdecode(np.frombuffer(c.get(url, headers=AUTH).data, np.uint8), cv2.IMREAD_COLOR)
     assert again.shape == face.shape and np.abs(again.astype(int) - face.astype(int)).mean() < 12
+
+
+def test_a_deck_edged_in_black_is_taken_once_its_border_is_learned(table):
+    """The built-in locator looks for a white margin and finds no card of a black-edged print; the
+    take learns the border from the frame, takes the card, and the finish keeps the border."""
+    import random
+    from dataclasses import replace
+    from vision.art import style_for
+    from vision.teach.file import load
+    c, t, data = table
+    style = replace(style_for("dino2", random.Random(8)), edge=(28, 26, 30))
+    photos = list(print_photos("dino2", ["red-dingbat", "blue-chill"], 1, seed=31, style=style,
+                               held=0.0, strength=0.4))
+    shots = {cid: img for cid, _, img, _ in photos}
+    truth = photos[0][3]
+    rec = t.camera.pipeline.recognizer
+    from vision.locate import quad_iou
+    from vision.teach.faces import card_outlines
+    # a white margin looked for: no outline of the whole card (at most a shape on it)
+    assert all(quad_iou(q.pts, truth) < 0.8 for q in card_outlines(rec, shots["red-dingbat"]))
+    t.camera.pipeline.latest_frame = shots["red-dingbat"]
+    r = c.post("/api/tables/main/teach/red-dingbat", headers=AUTH)
+    assert r.status_code == 200, r.get_json()
+    assert rec.border is not None and rec.border.words() == "black"
+    assert quad_iou(np.float32(r.get_json()["polygon"]), truth) > 0.85
+    t.camera.pipeline.latest_frame = shots["blue-chill"]
+    assert c.post("/api/tables/main/teach/blue-chill", headers=AUTH).status_code == 200
+    r = c.post("/api/tables/main/teach-finish", headers=AUTH)
+    assert r.status_code == 200 and r.get_json()["border"] == "black", r.get_json()
+    assert load(data / "taught" / "dino2.npz").border.words() == "black"

@@ -212,8 +212,9 @@ def teach_take(table_id: str, card: str):
         return problem
     from vision.teach.faces import card_outlines
     quads = card_outlines(pipeline.recognizer, frame)
-    if not quads:
-        quads = _with_learned_border(table_id, deck, pipeline.recognizer, frame)
+    first = not any(_photos(d) for d in (data_dir() / "teach" / deck.id).glob("*") if d.is_dir())
+    if not quads or first:
+        quads = _with_learned_border(table_id, deck, pipeline.recognizer, frame, quads, first)
     if len(quads) != 1:
         why = "no card in view" if not quads else f"{len(quads)} cards in view"
         return _refused("no_card" if not quads else "several",
@@ -229,20 +230,21 @@ def teach_take(table_id: str, card: str):
     return jsonify(out)
 
 
-def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray) -> list:
-    """The cards in `frame` once the deck's border is learned, when no card with the border looked
-    for so far is in it: a deck edged in black or a colour (vision/locate/border.py) is learned
-    from this frame and the last photos taken, and the table's recognizer looks for that border
-    from then on (teach-finish learns it again from every photo). [] when no border explains the
-    frame better than white; tried at most once every LEARN_EVERY_S seconds at a table (an empty
-    table at rest is no card either, and learning takes a second or two)."""
+def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: list, first: bool) -> list:
+    """The cards in `frame` (`quads`: those found with the border looked for so far) once the deck's
+    border is learned: a deck edged in black or a colour (vision/locate/border.py) is learned from
+    this frame and the last photos taken, and the table's recognizer looks for that border from
+    then on (teach-finish learns it again from every photo). Tried at the deck's first photo (a
+    white-margin look may find a shape on such a card, the white oval, and call it one) and when
+    no card is found, then at most once every LEARN_EVERY_S seconds at a table (an empty table at
+    rest is no card either, and learning takes a second or two)."""
     import time
     import cv2
     from vision.teach.faces import card_outlines, learn_border
     now = time.monotonic()
     tried = current_app.extensions.setdefault("tableref_border_tried", {})
-    if now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
-        return []
+    if not first and now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
+        return quads
     tried[table_id] = now
     photos = sorted((p for d in (data_dir() / "teach" / deck.id).glob("*") if d.is_dir() for p in _photos(d)),
                     key=lambda p: p.stat().st_mtime)[-(LEARN_FROM_PHOTOS - 1):]
@@ -251,16 +253,16 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray) -> list:
     if border is not None:
         rec.set_border(border)
         return card_outlines(rec, frame)
-    if rec.border is not None:
+    if rec.border is not None and not quads:
         # a border learned earlier (say from a dark object on an empty table) may be wrong: white
         # again, when white finds this frame's card
         old = rec.border
         rec.set_border(None)
-        quads = card_outlines(rec, frame)
-        if len(quads) == 1:
-            return quads
+        found = card_outlines(rec, frame)
+        if len(found) == 1:
+            return found
         rec.set_border(old)
-    return []
+    return quads
 
 
 LEARN_EVERY_S = 10.0     # a border is learned at a take at most this often at a table

@@ -210,9 +210,10 @@ DEEP, DEEP_PX = 1.4, 1.5    # a side deeper than this share of the deck's border
 
 def learn(samples: list[Border], depths: list[float] | None = None) -> Border | None:
     """The border most of the photos' margins share (`samples`: band_colour of each photo's card;
-    `depths`: each one's median side depth as a share of its width), or None: too few photos, no
-    colour most of them share, or white (the built-in test serves)."""
-    if len(samples) < 2:
+    `depths`: each one's median side depth as a share of its width), or None: no photos, no
+    colour most of them share, or white (the built-in test serves). How many photos are enough
+    is the caller's to say."""
+    if not samples:
         return None
     v = float(np.median([b.value for b in samples]))
     s = float(np.median([b.sat for b in samples]))

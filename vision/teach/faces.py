@@ -67,28 +67,43 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
             img = img[y0:y1, x0:x1]
         if img.size:
             regions.append(img)
-    tried = []
+    tried = []       # per candidate (white first): each photo's one card (score, quad), or None
     try:
         for cand in [None] + candidates(regions):
             rec.set_border(cand)
-            total, found = 0.0, []
-            for img in images:
-                outlines = scored_outlines(rec, img)
-                if len(outlines) == 1:
-                    total += outlines[0][0]
-                    card = warp_card(img, outlines[0][1].pts, (64, 100))
-                    colour = band_colour(card)
-                    sides = [d for d in side_depths(colour.mask(card)) if d is not None]
-                    found.append((colour, float(np.median(sides)) / 64 if sides else 0.0))
-            tried.append((total, found))
+            # white: any card found speaks for it (two white-edged cards are white evidence too);
+            # another border: one card a photo, as a teach photo holds
+            tried.append((cand, [(o[0] if len(o) == 1 or (cand is None and o) else None)
+                                 for o in (scored_outlines(rec, img) for img in images)]))
     finally:
         rec.set_border(old)
-    white = tried[0][0]
-    total, found = max(tried[1:], key=lambda t: t[0])
-    if total <= BEATS_WHITE * white or len(found) < max(least, LEARN_FROM * len(images)):
+    best, best_total = None, 0.0
+    for cand, cards in tried[1:]:
+        # per photo: white's outline lying well inside this border's is a shape on the card (a
+        # black-edged card's white oval), not the card, and speaks for nothing
+        mine = sum(c[0] for c in cards if c is not None)
+        white = sum(w[0] for c, w in zip(cards, tried[0][1]) if w is not None and not _shape_on(w, c))
+        n = sum(1 for c in cards if c is not None)
+        if mine > BEATS_WHITE * white and mine > best_total and n >= max(least, LEARN_FROM * len(images)):
+            best, best_total = (cand, cards), mine
+    if best is None:
         return None
+    found = []
+    for img, card in zip(images, best[1]):
+        if card is not None:
+            face = warp_card(img, card[1].pts, (64, 100))
+            colour = band_colour(face)
+            sides = [d for d in side_depths(colour.mask(face)) if d is not None]
+            found.append((colour, float(np.median(sides)) / 64 if sides else 0.0))
     return learn([c for c, _ in found], [d for _, d in found])
 
 
+def _shape_on(a: tuple | None, b: tuple | None) -> bool:
+    """Whether outline a (score, Quad) lies within outline b, and is well smaller than it."""
+    return (a is not None and b is not None and share_inside(a[1].pts, b[1].pts) > INSIDE
+            and a[1].area < SHAPE_AREA * b[1].area)
+
+
+SHAPE_AREA = 0.7     # an outline within another and under this share of its area is a shape on that card
 BEATS_WHITE = 1.2    # a border is learned when its cards' verify scores sum to this much more than white's ...
 LEARN_FROM = 0.5     # ... and it finds one card in at least this share of the photos looked at
