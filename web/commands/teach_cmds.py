@@ -62,6 +62,8 @@ def run_teach(args) -> int:
 def format_report(r, out: str) -> str:
     lines = [f"taught {len(r.taught)} of {r.cards} cards of {r.deck} from {r.photos_used} photos "
              f"in {r.seconds:.1f} s -> {out}"]
+    if r.border != "white":
+        lines.append(f"border: {r.border} (learned from the photos: cards of this deck are found by it)")
     if r.missing:
         lines.append(f"not taught ({len(r.missing)}, read by the built-in recognizer): {', '.join(r.missing)}")
     for path, why in r.refused:
