@@ -56,7 +56,7 @@ def test_a_black_edged_card_verifies_with_its_border_and_not_without(black_red_7
     assert not verify_quad(img, inner, border=border).ok
 
 
-def test_an_outline_taking_in_a_dark_table_is_refused_once_the_depth_is_known(black_red_7):
+def test_an_outline_taking_in_a_dark_table_loses_once_the_depth_is_known(black_red_7):
     img = _on_table(black_red_7, (22, 22, 24), QUAD)             # a black table: no outer edge
     card = warp_card(img, QUAD, (64, 100))
     colour = band_colour(card)
@@ -65,9 +65,17 @@ def test_an_outline_taking_in_a_dark_table_is_refused_once_the_depth_is_known(bl
     assert 0.03 < depth < 0.15        # the print's border: 5-10% of the card's width
     border = replace(learn([colour] * 3), depth=depth)
     assert verify_quad(img, QUAD, border=border).ok
+    true = verify_quad(img, QUAD, border=border)
+    assert true.ok
+    # the outline taking in the table on two sides (right and bottom): refused
+    two = QUAD + np.float32([[0, 0], [30, 0], [30, 45], [0, 45]])
+    v = verify_quad(img, two, border=border)
+    assert not v.ok and "deeper" in v.reason
+    # ... all round: like a card whose face is of the border's colour (a black-edged wild), kept,
+    # but scored below the outline at the border's depth
     grown = QUAD.mean(axis=0) + (QUAD - QUAD.mean(axis=0)) * 1.25
     v = verify_quad(img, grown, border=border)
-    assert not v.ok and "deeper" in v.reason
+    assert v.ok and v.score < true.score
 
 
 def test_a_white_deck_learns_no_border_and_a_coloured_one_learns_its_hue():

@@ -196,13 +196,16 @@ def side_depths(like: np.ndarray) -> list[float | None]:
     return out
 
 
-def too_deep(depths: list, border: Border, width: int) -> bool:
-    """Whether a warp's border runs deeper than the deck's on at least two sides: the outline takes
-    in a table of the border's colour round the card (a black-edged card on a dark table)."""
+def deep_sides(depths: list, border: Border, width: int) -> tuple[int, int]:
+    """(sides whose border runs deeper than the deck's, sides at its depth) of a warp `width` pixels
+    wide: an outline that takes in a table of the border's colour on some sides runs deep there
+    and not on the others."""
     if border.depth <= 0:
-        return False
+        return 0, 0
     limit = DEEP * border.depth * width + DEEP_PX
-    return sum(1 for d in depths if d is not None and d > limit) >= 2
+    known = [d for d in depths if d is not None]
+    deep = sum(1 for d in known if d > limit)
+    return deep, len(known) - deep
 
 
 DEEP, DEEP_PX = 1.4, 1.5    # a side deeper than this share of the deck's border depth, plus pixels

@@ -27,7 +27,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .border import Border, side_depths, too_deep
+from .border import Border, deep_sides, side_depths
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
@@ -64,6 +64,7 @@ MIN_FACE = 0.1                 # a commercial print's face inside its margin: at
                                # (real photos of two prints: 0.23 and more; a card washed out by light at 45%
                                # white: 0.64; a knitted sweater's patch that passed for margin and face: 0.05)
 FACE_SATURATION = 60           # coloured: at least this saturation (0-255; a washed-out green field: 70-90)
+DEEP_ALL = 0.8                 # the score kept when a taught border runs deeper than the deck's all round
 MIN_INSIDE = 0.65              # the share of the quad's area that must lie in the picture: a card held
                                # close runs off it by a corner, or by both ends when it fills the picture
                                # upright (its short side 90% of a 4:3 picture's: 28% out), and the sides in
@@ -272,14 +273,18 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    if border is not None and too_deep(side_depths(border.mask(card)), border, VERIFY_W):
-        return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's: the table round it taken in")
+    deep, normal = deep_sides(side_depths(border.mask(card)), border, VERIFY_W) if border is not None else (0, 0)
+    if deep >= 2 and normal >= 1:
+        return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's on {deep} sides: "
+                                   "the table round it taken in")
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
+    if deep >= 2:       # deep all round: a card whose face is of the border's colour (a black-edged
+        score *= DEEP_ALL   # wild), or one on a table of that colour; an outline at the border's depth wins
     if even_border:     # the short sides (top, bottom) in view without a margin of one depth
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)))
