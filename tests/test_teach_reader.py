@@ -23,6 +23,16 @@ def test_a_sure_built_in_reading_of_an_untaught_card_wins_unless_the_taught_one_
     assert combine(m("red-7", 0.5, near=True), ("green-2", 0.8), TAUGHT) == ("green-2", 0.8)
 
 
+def test_a_sure_near_taught_reading_against_a_sure_untaught_card_of_another_colour_is_unsure():
+    # a yellow 5 never taught, read sure and near as the red 5 taught (its symbol from the red 5,
+    # its colour weakly), the built-in sure of the yellow 5: the table confirms
+    colours = {"red-7": "red", "red-9": "red", "blue-7": "blue", "green-2": "green", "red-2": "red"}
+    card, conf = combine(m("red-7", 0.97, near=True), ("green-2", 0.97), TAUGHT, colours)
+    assert card == "red-7" and conf < 0.6
+    # of the same colour, the re-drawn print's case: the taught reading stands, sure
+    assert combine(m("red-7", 0.9, near=True), ("red-2", 0.8), TAUGHT, colours) == ("red-7", 0.9)
+
+
 def test_a_sure_taught_reading_wins_over_the_built_in_naming_another_taught_card():
     # a re-drawn print: the built-in's sure reading of a taught card does not override
     assert combine(m("red-7", 0.7), ("blue-7", 0.95), TAUGHT) == ("red-7", 0.7)

@@ -79,9 +79,16 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None) -
     card, conf = builtin
     if card == twin(taught.card) and conf >= taught.confidence:
         return card, conf               # the bar decides, and the built-in reader looks for it
-    if card not in taught_cards and conf >= SURE and not (taught.confidence >= SURE and taught.near):
-        return card, conf
     same_colour = colours is not None and card in colours and colours[card] == colours.get(taught.card, "?")
+    if card not in taught_cards and conf >= SURE:
+        if not (taught.confidence >= SURE and taught.near):
+            return card, conf
+        if colours is not None and not same_colour:
+            # both sure, the built-in of a card not taught, of another colour than the taught
+            # reading's: a taught deck knows a card it never saw only by its symbol and colour
+            # from other cards (a yellow 5 not taught read, near and sure, as the red 5 taught), a
+            # re-drawn print keeps its colours; the taught reading, unsure: the table confirms it
+            return taught.card, min(conf, taught.confidence, CONFLICT)
     if taught.confidence >= SURE:
         if conf >= SURE and card != taught.card and card in taught_cards and same_colour:
             # both sure, of two cards of one colour: the surer one's card, and the table confirms it
