@@ -105,3 +105,32 @@ def test_confidence_grows_with_the_margin_and_falls_with_the_distance():
     assert confidence(6.0, 100.0) == 0.0                        # far from every prototype
     assert 0 < confidence(3.5, 100.0) < 1
     assert confidence(float("inf"), float("inf")) == 0.0
+
+
+def test_a_card_never_photographed_is_read_from_its_symbol_and_colour_taught_on_others():
+    """Two dino2 cards taught, a red dingbat and a blue chill: a blue dingbat (the dingbat's drawing
+    in the blue chill's colour) is read as the blue dingbat, a card of the deck never taught;
+    left-one-photo-out readings stay among the cards taught."""
+    from vision.teach.deck import TaughtDeck
+    from vision.teach.embed import shape_mask
+    mask = shape_mask()
+    rng = np.random.default_rng(0)
+    shapes = {"dingbat": rng.normal(size=mask.sum()), "chill": rng.normal(size=mask.sum())}
+    hues = {"red": rng.normal(size=(~mask).sum()), "blue": rng.normal(size=(~mask).sum())}
+
+    def e(symbol, colour):
+        v = np.zeros(mask.size, np.float32)
+        v[mask], v[~mask] = shapes[symbol], hues[colour]
+        return v
+
+    protos = np.stack([e("dingbat", "red"), e("chill", "blue")])
+    td = TaughtDeck("dino2", ["red-dingbat", "blue-chill"], ["red", "blue"], ["dingbat", "chill"], protos,
+                    np.array([0, 1]), np.array([0, 1]), np.ones(mask.size, np.float32), (1.0, 1.0))
+    assert sorted(td.composed) == ["blue-dingbat", "red-chill"]
+    m = td.match(e("dingbat", "blue"))
+    assert m.card == "blue-dingbat" and m.best < 0.1 and m.confidence == 1.0
+    assert td.match(e("dingbat", "red")).card == "red-dingbat"
+    assert td.match(e("dingbat", "blue"), exclude_photo=1).card == "red-dingbat"
+    # a deck the referee does not know: nothing composed
+    assert TaughtDeck("no-such-deck", ["red-dingbat"], ["red"], ["dingbat"], protos[:1], np.array([0]),
+                      np.array([0]), np.ones(mask.size, np.float32)).composed == []

@@ -72,6 +72,9 @@ class TaughtDeck:
         self._proto_sym = self._card_sym[self.labels]
         self._proto_col = self._card_col[self.labels]
         self._nsym, self._ncol = len(sym_names), len(col_names)
+        # cards never photographed whose symbol and colour were, each on other cards (a yellow 5
+        # with the red 5 and the yellow 7 taught): read by their symbol's and colour's distances
+        self.composed, self._comp_sym, self._comp_col = _composable(self.deck, set(self.cards), sym_names, col_names)
 
     @property
     def border(self):
@@ -82,6 +85,10 @@ class TaughtDeck:
 
     def card_scores(self, e: np.ndarray, exclude_photo: int | None = None) -> np.ndarray:
         """Each taught card's score for embedding `e` (lower is nearer; inf where nothing is left)."""
+        return self._scores(e, exclude_photo)[0]
+
+    def _scores(self, e: np.ndarray, exclude_photo: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(card_scores, the composed cards' scores)."""
         x = np.asarray(e, np.float32).reshape(-1)
         ds = _distances(self._ws, x[self._mask] * self.weights[self._mask]) / self.scales[0]
         dc = _distances(self._wc, x[~self._mask] * self.weights[~self._mask]) / self.scales[1]
@@ -98,16 +105,36 @@ class TaughtDeck:
             # known from other cards, but the leave-one-out estimate is of what was taught)
             left = np.zeros(len(self.cards), bool)
             left[self.labels[~gone]] = True
-            score = np.where(left, score, np.inf)
-        return score
+            return np.where(left, score, np.inf), np.full(0, np.inf, np.float32)
+        return score, sym[self._comp_sym] + col[self._comp_col]
 
     def match(self, e: np.ndarray, exclude_photo: int | None = None) -> Match:
-        d = self.card_scores(e, exclude_photo)
-        order = np.argsort(d)
+        taught, composed = self._scores(e, exclude_photo)
+        d = np.concatenate([taught, composed])
+        names = self.cards + self.composed[:len(composed)]
+        order = np.argsort(d, kind="stable")
         best = float(d[order[0]])
         second = float(d[order[1]]) if len(d) > 1 else float("inf")
-        return Match(self.cards[order[0]], confidence(best, second), best, second,
-                     self.cards[order[1]] if len(d) > 1 and np.isfinite(second) else None, best <= NEAR)
+        return Match(names[order[0]], confidence(best, second), best, second,
+                     names[order[1]] if len(d) > 1 and np.isfinite(second) else None, best <= NEAR)
+
+
+def _composable(deck_id: str, taught: set, sym_names: list, col_names: list) -> tuple[list, np.ndarray, np.ndarray]:
+    """(ids, symbol indices, colour indices) of the deck's cards not taught whose symbol and colour
+    both are; none for a deck the referee does not know."""
+    from referee import load_deck
+    try:
+        cards = load_deck(deck_id).cards
+    except KeyError:
+        return [], np.zeros(0, np.int32), np.zeros(0, np.int32)
+    ids, si, ci = [], [], []
+    for cid, card in cards.items():
+        colour = card.color or NO_COLOUR
+        if cid not in taught and card.symbol in sym_names and colour in col_names:
+            ids.append(cid)
+            si.append(sym_names.index(card.symbol))
+            ci.append(col_names.index(colour))
+    return ids, np.array(si, np.int32), np.array(ci, np.int32)
 
 
 def _distances(protos: np.ndarray, x: np.ndarray) -> np.ndarray:
