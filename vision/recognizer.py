@@ -20,7 +20,7 @@ from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
 from .locate.quad import side_lengths
-from .locate.detector import share_inside
+from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
 from .locate.verify import verify_quad
 from .rectify import warp_card
@@ -38,7 +38,6 @@ TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its
 WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" is a wild (UNO family)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
-INSIDE = 0.6             # a face outline this much inside a larger verified one is a shape on that card
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:

@@ -94,20 +94,20 @@ def _hsv(card_bgr: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _like(ref: Border, hsv: np.ndarray, top: float) -> np.ndarray:
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2] / top
-    if ref.dark:
-        return v <= ref.value + DARK_TOL
-    if ref.coloured:
-        dh = np.abs(h - ref.hue)
-        return (np.minimum(dh, 180.0 - dh) <= HUE_TOL) & (s >= SAT_SHARE * ref.sat) & (v >= VALUE_SHARE * ref.value)
-    return (np.abs(v - ref.value) <= GREY_TOL) & (s <= ref.sat + GREY_SAT)
+    """The pixels that look like border `ref`: its likeness (`_soft`) at its tolerance's edge or
+    nearer (a black border: any likeness at all)."""
+    soft = _soft(ref, hsv, top)
+    return soft > 0.0 if ref.dark else soft >= 0.5
 
 
 _LIKENESS: list = [None, None]      # (frame's key, its likeness map)
 
 
 def _soft(ref: Border, hsv: np.ndarray, top: float) -> np.ndarray:
-    """`_like` as a grade 0..1 rather than yes or no, so that an edge has a slope to find."""
+    """How much each pixel looks like border `ref`, 0..1, so that an edge has a slope to find: a
+    black border within DARK_TOL of its brightness (darker pixels more); a coloured one within
+    HUE_TOL of its hue at 0.5 or more, with its share of saturation and brightness; a grey one
+    within GREY_TOL of its brightness at 0.5 or more, not much more saturated."""
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2] / top
     if ref.dark:
         return np.clip((ref.value + DARK_TOL - v) / DARK_TOL, 0.0, 1.0)
@@ -178,19 +178,24 @@ HUE_PRESENT = 0.03   # a hue covering this share of the region round a card is i
 HUE_IN = 0.6         # a hue in at least this share of the photos is a candidate border
 
 
+def side_runs(mask: np.ndarray) -> list[np.ndarray]:
+    """How far `mask` (a warp's margin pixels) runs in from each side (top, right, bottom, left):
+    per line across the side's middle 70%, the first pixel not in it, counted up to 30% of the
+    warp's width (that cap where it runs on). 0 where a line starts off the mask (a thumb over the
+    edge, an outline cut inside the margin)."""
+    h, w = mask.shape[:2]
+    cap = max(3, int(round(0.3 * w)))
+    bands = (mask[:cap, int(0.15 * w):int(0.85 * w)], mask[:, ::-1][int(0.15 * h):int(0.85 * h), :cap].T,
+             mask[::-1][:cap, int(0.15 * w):int(0.85 * w)], mask[int(0.15 * h):int(0.85 * h), :cap].T)
+    return [np.where((~band).any(axis=0), (~band).argmax(axis=0), cap) for band in bands]
+
+
 def side_depths(like: np.ndarray) -> list[float | None]:
     """How deep the border runs in from each side (top, right, bottom, left) of a warp, given its
-    border pixels `like`: per line across the side's middle 70%, the first pixel not of the border;
-    the median over the lines that start on it (a thumb over the edge is left out), in pixels, or
+    border pixels `like`: the median of side_runs over the lines that start on it, in pixels, or
     None where fewer than a third do."""
-    h, w = like.shape[:2]
-    cap = max(3, int(round(0.3 * w)))
-    bands = (like[:cap, int(0.15 * w):int(0.85 * w)], like[:, ::-1][int(0.15 * h):int(0.85 * h), :cap].T,
-             like[::-1][:cap, int(0.15 * w):int(0.85 * w)], like[int(0.15 * h):int(0.85 * h), :cap].T)
     out: list[float | None] = []
-    for band in bands:
-        off = ~band
-        depth = np.where(off.any(axis=0), off.argmax(axis=0), cap)
+    for depth in side_runs(like):
         lines = depth[depth > 0]
         out.append(float(np.median(lines)) if lines.size >= depth.size / 3 else None)
     return out

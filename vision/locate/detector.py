@@ -27,6 +27,7 @@ CLASSES = ("card", "back")
 FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
+INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
@@ -144,7 +145,7 @@ class CardDetector:
         dets = [d for d, _ in found]
         # a field outline lying within another card's verified outline is a shape inside that card
         # (its oval, its numeral), not a card: that group keeps its outline from the edges
-        return [edges if d.from_field and any(o is not d and o.verified > 0 and share_inside(d.quad.pts, o.quad.pts) > 0.6
+        return [edges if d.from_field and any(o is not d and o.verified > 0 and share_inside(d.quad.pts, o.quad.pts) > INSIDE
                                              for o in dets) else d
                 for d, edges in found]
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .border import Border, deep_sides, side_depths
+from .border import Border, deep_sides, side_depths, side_runs
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
@@ -126,17 +126,17 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
 
 
 def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
-                 border: Border | None = None) -> tuple[list[float], list[int], float, list[bool]]:
+                 like: np.ndarray | None = None) -> tuple[list[float], list[int], float, list[bool]]:
     """(white share of each side's band, the pixels each band moved inwards to find it, white
     share inside, whether each short side's margin is of one depth all along (margin_depths)):
-    see margin_shares. With a taught `border`, "white" is that border's colour."""
+    see margin_shares. `like`: a taught border's pixels (Border.mask), taken for the white ones."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
-    if border is None:
+    if like is None:
         white, side_white = _white(card_bgr)
     else:
-        white = side_white = border.mask(card_bgr)
+        white = side_white = like
     even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= tol
     if even_only:
         # a margin pixel against its neighbours along the margin (two either side) and across it
@@ -167,15 +167,12 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
 def margin_depths(side_white: np.ndarray) -> list[bool]:
     """Whether each short side (top, bottom) of a warp has a margin of one depth all along it: per
     line across the side's middle 70%, how far in from the outline the white runs before the face's
-    colour begins. Lines that start on something not white (a thumb, the outline cut inside the
-    margin) are left out; a side with too few lines left has no margin."""
-    h, w = side_white.shape[:2]
-    cap = max(3, int(round(0.3 * w)))
-    cols = slice(int(0.15 * w), int(0.85 * w))
+    colour begins (border.side_runs). Lines that start on something not white (a thumb, the outline
+    cut inside the margin) are left out; a side with too few lines left has no margin."""
+    w = side_white.shape[1]
+    runs = side_runs(side_white)
     out = []
-    for band in (side_white[:cap, cols], side_white[::-1][:cap, cols]):
-        dark = ~band
-        depth = np.where(dark.any(axis=0), dark.argmax(axis=0), cap)
+    for depth in (runs[0], runs[2]):
         lines = depth[depth > 0].astype(np.float32)
         if lines.size < 0.3 * depth.size:
             out.append(False)
@@ -258,7 +255,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
-    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, border=border)
+    like = border.mask(card) if border is not None else None
+    sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, like=like)
     # the sides in view carry the margin test: a side cut off by the frame shows no margin, and
     # says nothing either way (the warp's sides: portrait_corners' order, top first)
     corners = portrait_corners(quad)
@@ -273,7 +271,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    deep, normal = deep_sides(side_depths(border.mask(card)), border, VERIFY_W) if border is not None else (0, 0)
+    deep, normal = deep_sides(side_depths(like), border, VERIFY_W) if border is not None else (0, 0)
     if deep >= 2 and normal >= 1:
         return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's on {deep} sides: "
                                    "the table round it taken in")

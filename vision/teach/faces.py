@@ -10,12 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..locate import Quad, order_corners, quad_iou
-from ..locate.detector import share_inside
+from ..locate.detector import INSIDE, share_inside
 from ..locate.border import Border, band_colour, candidates, learn, side_depths
 from ..rectify import warp_card
 
 SAME_CARD_IOU = 0.3      # outlines overlapping more than this are one card seen twice (two zooms)
-INSIDE = 0.6             # an outline this much inside a better one is a shape inside that card
 
 
 def card_outlines(rec, bgr: np.ndarray) -> list[Quad]:
