@@ -64,6 +64,7 @@ def test_a_side_hidden_by_fingers_keeps_the_rough_side_and_snaps_the_others(monk
     assert abs(got[0][0] - rough[0][0]) < 3
     import vision.locate.edges as edges
     monkeypatch.setattr(edges, "MIN_SIDES", 4)
+    monkeypatch.setattr(edges, "SWEEP", False)      # (the whole-line search would look along it again)
     assert snap_to_edges(img, rough) is None
 
 
@@ -99,3 +100,50 @@ def test_a_box_already_along_the_edges_is_not_turned():
     from vision.locate.edges import turn_to_edges
     img = _card_in(TURNED_CARD)
     assert turn_to_edges(img, _turned(TURNED_CARD, 1.5)) is None
+
+
+FLAT = np.float32([[220, 100], [420, 100], [420, 411], [220, 411]])
+
+
+def _on_pale_desk(desk: int, seed: int = 1) -> np.ndarray:
+    """The red 7 held close over a desk nearly as bright as its margin, with a phone's noise."""
+    img = _card_in(FLAT, table=desk).astype(np.float32)
+    img += np.random.default_rng(seed).normal(0, 8, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_faint_edge_on_a_pale_desk_is_found_as_a_whole_line(monkeypatch):
+    import vision.locate.edges as edges
+    img = _on_pale_desk(225)            # the margin about 20 grey levels over the desk
+    rough = FLAT + np.float32([[-6, -8], [8, -6], [6, 8], [-6, 6]])
+    got = edges.snap_to_edges(img, rough)
+    assert got is not None and _corner_error(got, FLAT) < 3
+    # why: one profile at a time, no side's rise clears MIN_RISE through the noise
+    monkeypatch.setattr(edges, "SWEEP", False)
+    assert edges.snap_to_edges(img, rough) is None
+
+
+def test_a_small_card_is_not_swept(monkeypatch):
+    # on a table seen from above a small card's box holds a pattern's lines as long as its sides:
+    # the whole-line search is kept to cards held close
+    import vision.locate.edges as edges
+    small = (FLAT - FLAT.mean(axis=0)) * 0.25 + FLAT.mean(axis=0)
+    img = _card_in(small, table=225).astype(np.float32)
+    img = np.clip(img + np.random.default_rng(2).normal(0, 8, img.shape), 0, 255).astype(np.uint8)
+    called = []
+    monkeypatch.setattr(edges, "_side_sweep", lambda *a: called.append(1))
+    edges.snap_to_edges(img, small + 1.5)
+    assert not called
+
+
+def test_the_picture_s_rim_is_no_edge_for_the_whole_line_search():
+    # a card held close whose top runs off the picture: the top side's window reaches outside,
+    # where the replicated rim would pass for an edge; no line is found there
+    from vision.locate.edges import MARGIN, _side_sweep
+    quad = FLAT + np.float32([0, -130])                       # top edge at y = -30
+    img = _on_pale_desk(225)
+    img = np.roll(img, -130, axis=0)
+    img[-130:] = 225
+    a, b = quad[0], quad[1]
+    assert _side_sweep(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), a, b,
+                       np.float32([0, 1]), 0.14 * 200, MARGIN * 200) is None

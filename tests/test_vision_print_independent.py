@@ -179,3 +179,28 @@ def test_centre_and_corner_read_as_two_symbols_leave_it_to_the_shape_readers():
     # and a 6 read as a 9 upside down in the corner is one symbol
     b = fuse(SYMBOLS, probs("8", 0.6), TextEvidence(("6", 0.95), ("9", 0.95), "6"), card_px=180)
     assert SYMBOLS[int(b.argmax())] == "6"
+
+
+def _centre_crop(bar_above: bool, blob_at_edge: bool) -> np.ndarray:
+    """A centre crop: a dark numeral, its bar above it (a 6 seen upside down: a 9), and a flat dark
+    blob cut by the crop's bottom edge (a fingertip, or the oval's rim when the outline is off)."""
+    import cv2
+    c = np.full((94, 104, 3), 235, np.uint8)
+    cv2.putText(c, "6", (30, 72), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (40, 40, 40), 6, cv2.LINE_AA)
+    if bar_above:
+        cv2.rectangle(c, (32, 10), (72, 15), (40, 40, 40), -1)
+    if blob_at_edge:
+        cv2.rectangle(c, (28, 82), (78, 93), (40, 40, 40), -1)
+    return c
+
+
+def test_a_blob_cut_by_the_crop_s_edge_is_no_underline(monkeypatch):
+    import vision.read.text as text
+    assert text.bar_side(_centre_crop(True, False)) == -1       # the bar over the numeral
+    assert text.bar_side(_centre_crop(True, True)) == -1        # ... a fingertip below changes nothing
+    assert text.bar_side(_centre_crop(False, True)) == 0        # a fingertip alone is no bar
+    # why: counted as a bar, the fingertip cancels the real one, or stands for one alone (a 9
+    # read as a 6 and sure, on a transplanted close-up)
+    monkeypatch.setattr(text, "BAR_CLEAR", False)
+    assert text.bar_side(_centre_crop(True, True)) == 0
+    assert text.bar_side(_centre_crop(False, True)) == 1

@@ -296,10 +296,12 @@ class Recognizer:
             looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask)])
         outlines: dict = {}      # kept for the closer look below: its boxes are new, the others' outlines not
         dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
-        if close_ups and closer and closer[0] not in more and any(d.kind == "card" and not d.verified for d in dets):
+        faces = [d for d in dets if d.kind == "card"]
+        if close_ups and closer and closer[0] not in more and (not faces or any(not d.verified for d in faces)):
             # a face found but no outline of it verified: the coarse looks' boxes missed its edge
             # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
-            # the closer look's boxes are sharper
+            # the closer look's boxes are sharper; or no face found at all, where the coarse looks
+            # took a small card for a back or missed it
             looks.append(self.detector.boxes(bgr, zoom_out=closer[0]))
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         if close_ups and not any(d.kind == "card" for d in dets):

@@ -18,6 +18,7 @@ from .quad import order_corners, side_lengths, side_off_picture
 PROFILES = 24        # profiles across each side
 REACH = 0.14         # how far a side may move, as a fraction of the card's short side, each way
 MIN_RISE = 25.0      # grey levels between the margin and outside it, less its unevenness
+SWEEP = True         # where the profiles find too few sides, search the missing ones as whole lines
 MIN_POINTS = 8       # edge points a side needs for its line
 MARGIN = 0.035       # the band looked at inside an edge, as a fraction of the short side: within
                      # every print's white margin (5-10% of the card's width)
@@ -31,10 +32,12 @@ CLOSE = 0.15
 OUTSIDE = 0.05       # ... and then no corner more than this share of the short side outside the box
 
 
-def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
-                 band: float) -> np.ndarray:
-    """Edge points along side a->b: per profile across the side, the outermost place where a
-    bright, even band (the card's white margin) begins, with something darker outside it."""
+def _rises(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
+           band: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """Profiles across side a->b, `reach` either way: (their sample points, PROFILES x D x 2; the
+    score of an edge at each place, PROFILES x (D - 2m + 1): the rise from a band of m samples
+    outside it into one inside it, less the inside band's unevenness; m). The edge at place k
+    lies at sample k + m."""
     n = max(6, int(np.ceil(reach)))
     d = np.linspace(-reach, reach, 2 * n + 1, dtype=np.float32)
     step = float(d[1] - d[0])
@@ -48,7 +51,14 @@ def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndar
     # windows of m samples just inside and just outside every candidate position
     win = np.lib.stride_tricks.sliding_window_view(vals, m, axis=1)         # PROFILES x (D-m+1) x m
     inside, outside = win[:, m:], win[:, :-m]
-    score = inside.mean(axis=2) - outside.mean(axis=2) - inside.std(axis=2)
+    return pts, inside.mean(axis=2) - outside.mean(axis=2) - inside.std(axis=2), m
+
+
+def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
+                 band: float) -> np.ndarray:
+    """Edge points along side a->b: per profile across the side, the outermost place where a
+    bright, even band (the card's white margin) begins, with something darker outside it."""
+    pts, score, m = _rises(grey, a, b, inward, reach, band)
     top = score.max(axis=1)
     first = np.argmax(score >= 0.7 * top[:, None], axis=1)                  # the outermost strong edge
     # ... and its peak: the first place from there on where the score stops rising
@@ -58,6 +68,53 @@ def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndar
     peak = np.argmax(falls, axis=1)
     keep = top >= MIN_RISE
     return pts[np.flatnonzero(keep), peak[keep] + m].astype(np.float32).reshape(-1, 2)
+
+
+SWEEP_RISE = 10.0    # a side's edge found as a whole line (_side_sweep): its rise pooled along the side,
+                     # less its unevenness, in grey levels; pooling over the side lets a faint edge (a card
+                     # in shadow, on a pale or warm table) count where single profiles fall under MIN_RISE
+SWEEP_KEEP = 0.6     # ... pooled over the best-kept share of its profiles (fingers over the rest),
+SWEEP_CLIP = 3 * SWEEP_RISE   # ... each counting up to this rise: a few strong profiles (fingertips on the
+                              # margin) do not make a line
+
+
+def _side_sweep(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
+                band: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """A side's edge as one straight line (point, direction), for a side whose profiles one by one
+    found too few edge points: every line across the search band, its two ends anywhere within
+    `reach` of the rough side, is scored by the rise into an even bright band along it, pooled over
+    the best-kept SWEEP_KEEP of the profiles, each clipped at SWEEP_CLIP; the outermost line scoring
+    at least 0.7 of the best (the white oval's ring further in may rise more), at its peak. None
+    when no line rises SWEEP_RISE."""
+    pts, score, m = _rises(grey, a, b, inward, reach, band)
+    # no edge where a window reaches out of the picture: the frame's replicated rim would pass for one
+    h, w = grey.shape[:2]
+    out = ((pts[..., 0] < 0) | (pts[..., 0] > w - 1) | (pts[..., 1] < 0) | (pts[..., 1] > h - 1)).astype(np.int32)
+    spans = np.lib.stride_tricks.sliding_window_view(out, 2 * m, axis=1).max(axis=2)
+    score = np.where(spans > 0, -np.inf, score)
+    k = score.shape[1]
+    # every line from offset i at the first profile to offset j at the last
+    i, j = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
+    frac = np.linspace(0.0, 1.0, PROFILES, dtype=np.float32)
+    at = np.rint(i[..., None] + (j - i)[..., None] * frac).astype(np.int64)     # K x K x PROFILES
+    along = score[np.arange(PROFILES)[None, None, :], at]
+    keep = max(1, int(round(SWEEP_KEEP * PROFILES)))
+    pooled = np.sort(np.minimum(along, SWEEP_CLIP), axis=2)[..., -keep:].mean(axis=2)         # K x K
+    top = float(pooled.max())
+    if top < SWEEP_RISE:
+        return None
+    # outermost strong line, by its mean offset, then on to the peak of that offset's best
+    mean_off = i + j
+    by_off = np.full(2 * k - 1, -np.inf, np.float32)
+    np.maximum.at(by_off, mean_off.ravel(), pooled.ravel())
+    first = int(np.argmax(by_off >= 0.7 * top))
+    peak = first
+    while peak + 1 < len(by_off) and by_off[peak + 1] > by_off[peak]:
+        peak += 1
+    cand = np.where(mean_off == peak, pooled, -np.inf)
+    bi, bj = np.unravel_index(int(np.argmax(cand)), cand.shape)
+    p0, p1 = pts[0, bi + m], pts[-1, bj + m]
+    return p0.astype(np.float32), (p1 - p0).astype(np.float32)
 
 
 def _line(points: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray] | None:
@@ -89,7 +146,8 @@ def _meet(l1, l2) -> np.ndarray | None:
     return p + s[0] * v
 
 
-def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: float) -> np.ndarray | None:
+def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: float,
+               sweep: bool = False) -> np.ndarray | None:
     short = float(side_lengths(q).min())
     reach = reach_frac * short
     if reach < 2:
@@ -104,6 +162,8 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
         if float(inward @ (c - (a + b) / 2)) < 0:
             inward = -inward
         line = _line(_side_points(grey, a, b, inward, reach, MARGIN * short), tol)
+        if line is None and sweep:
+            line = _side_sweep(grey, a, b, inward, reach, MARGIN * short)
         lines.append(line)
     found = sum(line is not None for line in lines)
     # a side out of the picture (a card held close, cut by the frame) has no edge to find: the
@@ -143,8 +203,22 @@ def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None) -> np.ndarray 
         grey = border.likeness(bgr)
     q = order_corners(quad)
     close = float(side_lengths(q).min()) >= CLOSE * min(bgr.shape[:2])
+    # the sides' edges from single profiles first; only where that fails, a side whose profiles
+    # found too little is searched as a whole line (a faint edge: _side_sweep). Not the other way
+    # round: where the profiles succeed, a side they missed keeps the rough quad's side, which
+    # verify judges, while a line swept there may lie on the table's own texture. Only on a card
+    # held close: its sides are long enough to pool a faint edge over, while a small card's box on
+    # a patterned table (gingham) holds straight lines of the pattern as long as its sides
+    got = _snap(grey, q, close)
+    if got is not None or not close or not SWEEP:
+        return got
+    return _snap(grey, q, close, sweep=True)
+
+
+def _snap(grey: np.ndarray, q: np.ndarray, close: bool, sweep: bool = False) -> np.ndarray | None:
+    """snap_to_edges' two passes; `sweep`: a side whose profiles fail is searched as a whole line."""
     for reach, move in ((REACH, CORNER_MOVE if close else 0.0), (REACH / 3, 0.0)):
-        got = _snap_once(grey, q, reach, move)
+        got = _snap_once(grey, q, reach, move, sweep)
         if got is None:
             return None if reach == REACH else q
         q = got

@@ -109,6 +109,9 @@ def _underlined(card: np.ndarray, upright: str, turned: str) -> str | None:
     return seen if side > 0 else {"6": "9", "9": "6"}[seen]
 
 
+BAR_CLEAR = True
+
+
 def bar_side(centre: np.ndarray) -> int:
     """+1 when a bar lies under the numeral of this crop, -1 over it, 0 when neither is seen.
     The numeral is the largest blob away from the crop's edges (Otsu, in both polarities: white
@@ -129,6 +132,10 @@ def bar_side(centre: np.ndarray) -> int:
         for i in range(1, n):
             xi, yi, wi, hi, area = st[i]
             if i == k or wi < 0.4 * bw or hi > 0.4 * wi or hi < 2 or area < 0.5 * wi * hi:
+                continue
+            # a bar lies clear of the crop's edges: a blob cut by them is the oval's rim or a finger
+            # over the card (an off outline moves the crop), and a 6 read for a 9 is a sure mistake
+            if BAR_CLEAR and (xi <= 0 or yi <= 0 or xi + wi >= w or yi + hi >= h):
                 continue
             if not x - 0.2 * bw <= xi + wi / 2 <= x + 1.2 * bw:
                 continue
