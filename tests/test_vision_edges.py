@@ -116,24 +116,27 @@ def test_a_faint_edge_on_a_pale_desk_is_found_as_a_whole_line(monkeypatch):
     import vision.locate.edges as edges
     img = _on_pale_desk(225)            # the margin about 20 grey levels over the desk
     rough = FLAT + np.float32([[-6, -8], [8, -6], [6, 8], [-6, 6]])
-    got = edges.snap_to_edges(img, rough)
+    got = edges.snap_to_edges(img, rough, sweep=True)
     assert got is not None and _corner_error(got, FLAT) < 3
     # why: one profile at a time, no side's rise clears MIN_RISE through the noise
-    monkeypatch.setattr(edges, "SWEEP", False)
     assert edges.snap_to_edges(img, rough) is None
+    monkeypatch.setattr(edges, "SWEEP", False)
+    assert edges.snap_to_edges(img, rough, sweep=True) is None
 
 
 def test_a_small_card_is_not_swept(monkeypatch):
-    # on a table seen from above a small card's box holds a pattern's lines as long as its sides:
-    # the whole-line search is kept to cards held close
+    # on a table seen from above a small card's box holds a pattern's lines as long as its sides,
+    # and a row of cards their neighbours' edges: the whole-line search is kept to cards held close
     import vision.locate.edges as edges
     small = (FLAT - FLAT.mean(axis=0)) * 0.25 + FLAT.mean(axis=0)
     img = _card_in(small, table=225).astype(np.float32)
     img = np.clip(img + np.random.default_rng(2).normal(0, 8, img.shape), 0, 255).astype(np.uint8)
     called = []
     monkeypatch.setattr(edges, "_side_sweep", lambda *a: called.append(1))
-    edges.snap_to_edges(img, small + 1.5)
+    edges.snap_to_edges(img, small + 1.5, sweep=True)
     assert not called
+    edges.snap_to_edges(_on_pale_desk(225), FLAT + 1.5, sweep=True)     # (a card held close is)
+    assert called
 
 
 def test_the_picture_s_rim_is_no_edge_for_the_whole_line_search():
@@ -147,3 +150,15 @@ def test_the_picture_s_rim_is_no_edge_for_the_whole_line_search():
     a, b = quad[0], quad[1]
     assert _side_sweep(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), a, b,
                        np.float32([0, 1]), 0.14 * 200, MARGIN * 200) is None
+
+
+def test_a_card_in_a_row_is_not_alone_and_a_shape_inside_it_is_no_neighbour():
+    # the detector sweeps only a lone card's sides: a neighbour's edge lies within a side's reach
+    from vision.locate.detector import alone
+    card = np.float32([[100, 100], [200, 100], [200, 255], [100, 255]])
+    beside = card + np.float32([110, 0])          # 10 px apart, a row of cards shown to the camera
+    far = card + np.float32([300, 0])
+    oval = (card - card.mean(axis=0)) * 0.6 + card.mean(axis=0)   # a box round the card's oval
+    assert not alone(card, [beside])
+    assert alone(card, [far, oval])
+    assert alone(oval, [card])

@@ -141,7 +141,8 @@ class CardDetector:
         raw = [b for look in taken for b in look]
         outlines = {} if outlines is None else outlines     # a box's best outline, worked out once
         groups = group_boxes(raw, looks=[k for k, look in enumerate(taken) for _ in look])
-        found = [self._detection(bgr, g, refine, outlines) for g in groups]
+        found = [self._detection(bgr, g, refine, outlines, alone(g[0][0], [h[0][0] for h in groups if h is not g]))
+                 for g in groups]
         dets = [d for d, _ in found]
         # a field outline lying within another card's verified outline is a shape inside that card
         # (its oval, its numeral), not a card: that group keeps its outline from the edges
@@ -149,9 +150,10 @@ class CardDetector:
                                              for o in dets) else d
                 for d, edges in found]
 
-    def _detection(self, bgr: np.ndarray, group: list, refine: bool, outlines: dict) -> tuple[Detection, Detection]:
+    def _detection(self, bgr: np.ndarray, group: list, refine: bool, outlines: dict,
+                   lone: bool = False) -> tuple[Detection, Detection]:
         """(the group's detection, the same from its edges only: they differ when the outline came
-        from the card's coloured field)."""
+        from the card's coloured field). `lone`: no other card's box beside it (snap_to_edges' sweep)."""
         pts, kind, score = group[0]
         if not refine:
             quad = order_corners(pts)
@@ -161,7 +163,7 @@ class CardDetector:
         for pts, _, s in group:
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border, self.border)
+                outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border, self.border, lone)
             if best is None or outlines[key][0] > best[0]:
                 best = outlines[key]
             if best[0][0] and best[0][1] >= SETTLED:   # as good as it gets: skip the other boxes
@@ -174,11 +176,12 @@ class CardDetector:
         return out[0], out[1]
 
 
-def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True, border=None):
+def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True, border=None,
+                  sweep: bool = False):
     """((verified, verify score, box score), outline, refined) of the best outline of one box
-    (`even_border`, `border`: see verify_quad)."""
+    (`even_border`, `border`: see verify_quad; `sweep`: see snap_to_edges)."""
     best = None
-    for quad, refined, edges in _outlines(bgr, box, border):
+    for quad, refined, edges in _outlines(bgr, box, border, sweep):
         # an outline running off the picture only where its sides in view lie on edges found there
         v = (verify_quad(bgr, quad, even_border, border) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
@@ -187,12 +190,29 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: b
             best = (key, quad, refined)
     if best[0][0] and best[0][1] >= SETTLED:
         return best
-    turned = _turned_outline(bgr, box, best[1] if best[0][0] else None, border)
+    turned = _turned_outline(bgr, box, best[1] if best[0][0] else None, border, sweep)
     if turned is not None:
         v = verify_quad(bgr, turned, even_border, border)
         if (v.ok, v.score, score) > best[0]:
             best = ((v.ok, v.score, score), turned, True)
     return best
+
+
+NEAR = 1.3     # another card's box within a box grown this much about its centre lies beside it
+
+
+def alone(box: np.ndarray, others: list[np.ndarray]) -> bool:
+    """True when no other box lies beside `box` (within it grown by NEAR), but for a box of a shape
+    inside the card or of the card round it (INSIDE): a card in a row of cards, or on a pile,
+    offers a neighbour's edges within a side's reach."""
+    c = box.mean(axis=0)
+    grown = c + (box - c) * NEAR
+    for o in others:
+        if share_inside(o, box) > INSIDE or share_inside(box, o) > INSIDE:
+            continue
+        if cv2.intersectConvexConvex(grown.astype(np.float32), o.astype(np.float32))[0] > 0:
+            return False
+    return True
 
 
 def share_inside(a: np.ndarray, b: np.ndarray) -> float:
@@ -232,10 +252,10 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
 GROW = (1.2, 1.45)     # a box grown by these about its centre, for a deck of another border (_outlines)
 
 
-def _outlines(bgr: np.ndarray, box: np.ndarray, border=None):
+def _outlines(bgr: np.ndarray, box: np.ndarray, border=None, sweep: bool = False):
     """Candidate outlines of the card in a box, each (outline, refined, on edges found): snapped onto
-    its edges, its white-border contour, the box itself (`border`: see snap_to_edges)."""
-    snapped = snap_to_edges(bgr, box, border)
+    its edges, its white-border contour, the box itself (`border`, `sweep`: see snap_to_edges)."""
+    snapped = snap_to_edges(bgr, box, border, sweep)
     if snapped is not None and quad_iou(snapped, box) >= 0.6:
         yield snapped, True, True
     # a card seen at a slant is far from card-shaped: verify_quad judges the shape afterwards
@@ -254,7 +274,8 @@ def _outlines(bgr: np.ndarray, box: np.ndarray, border=None):
                 yield snapped, True, True
 
 
-def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None) -> np.ndarray | None:
+def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None,
+                    sweep: bool = False) -> np.ndarray | None:
     """For a card held close whose best verified outline so far (`best`, None when none verified)
     lies askew of the edges round it: the box
     turned to those edges and snapped, or None. The detector's angle is coarse on close cards; on
@@ -264,7 +285,7 @@ def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, b
     turned = turn_to_edges(bgr, box, best)
     if turned is None:
         return None
-    snapped = snap_to_edges(bgr, turned, border)
+    snapped = snap_to_edges(bgr, turned, border, sweep)
     return snapped if snapped is not None and quad_iou(snapped, turned) >= 0.6 else None
 
 

@@ -18,7 +18,8 @@ from .quad import order_corners, side_lengths, side_off_picture
 PROFILES = 24        # profiles across each side
 REACH = 0.14         # how far a side may move, as a fraction of the card's short side, each way
 MIN_RISE = 25.0      # grey levels between the margin and outside it, less its unevenness
-SWEEP = True         # where the profiles find too few sides, search the missing ones as whole lines
+SWEEP = True         # where the profiles find too few sides, search the missing ones as whole lines,
+SWEEP_CLOSE = 0.2    # ... on a card held close: short side at least this share of the picture's
 MIN_POINTS = 8       # edge points a side needs for its line
 MARGIN = 0.035       # the band looked at inside an edge, as a fraction of the short side: within
                      # every print's white margin (5-10% of the card's width)
@@ -83,9 +84,10 @@ def _side_sweep(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarr
     """A side's edge as one straight line (point, direction), for a side whose profiles one by one
     found too few edge points: every line across the search band, its two ends anywhere within
     `reach` of the rough side, is scored by the rise into an even bright band along it, pooled over
-    the best-kept SWEEP_KEEP of the profiles, each clipped at SWEEP_CLIP; the outermost line scoring
-    at least 0.7 of the best (the white oval's ring further in may rise more), at its peak. None
-    when no line rises SWEEP_RISE."""
+    the best-kept SWEEP_KEEP of the profiles, each clipped at SWEEP_CLIP; of the lines scoring at
+    least 0.7 of the best, the one nearest the rough side (not the outermost, as a profile takes:
+    a line that far out may be a neighbouring card's edge), at its peak. None when no line rises
+    SWEEP_RISE."""
     pts, score, m = _rises(grey, a, b, inward, reach, band)
     # no edge where a window reaches out of the picture: the frame's replicated rim would pass for one
     h, w = grey.shape[:2]
@@ -103,11 +105,12 @@ def _side_sweep(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarr
     top = float(pooled.max())
     if top < SWEEP_RISE:
         return None
-    # outermost strong line, by its mean offset, then on to the peak of that offset's best
+    # the strong line nearest the rough side, by its mean offset, then on to the peak of that offset's best
     mean_off = i + j
     by_off = np.full(2 * k - 1, -np.inf, np.float32)
     np.maximum.at(by_off, mean_off.ravel(), pooled.ravel())
-    first = int(np.argmax(by_off >= 0.7 * top))
+    strong = np.flatnonzero(by_off >= 0.7 * top)
+    first = int(strong[np.argmin(np.abs(strong - (k - 2)))])   # i + j = k - 2: the rough side
     peak = first
     while peak + 1 < len(by_off) and by_off[peak + 1] > by_off[peak]:
         peak += 1
@@ -190,13 +193,15 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
     return order_corners(new)
 
 
-def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None) -> np.ndarray | None:
+def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None, sweep: bool = False) -> np.ndarray | None:
     """The quad with its sides on the card's outer edge, or None when fewer than MIN_SIDES sides'
     edges are found or the corners would move implausibly far (then the rough quad is all there
     is); a side whose edge is not found keeps the rough quad's. A wide first pass catches a box
     turned a little wrong, or a tilted card's trapezoid inside it; a narrow second pass settles on
     the edge. `border`: a taught deck's border colour (border.py) when it is not white; its margin
-    is looked for in the frame's likeness to it instead of in its grey levels."""
+    is looked for in the frame's likeness to it instead of in its grey levels. `sweep`: where the
+    profiles find too few sides of a card held close, search them as whole lines (_side_sweep):
+    for a card with no other card beside it, whose edges a swept line could take instead."""
     if border is None:
         grey = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
     else:
@@ -210,7 +215,7 @@ def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None) -> np.ndarray 
     # held close: its sides are long enough to pool a faint edge over, while a small card's box on
     # a patterned table (gingham) holds straight lines of the pattern as long as its sides
     got = _snap(grey, q, close)
-    if got is not None or not close or not SWEEP:
+    if got is not None or not (sweep and SWEEP) or float(side_lengths(q).min()) < SWEEP_CLOSE * min(bgr.shape[:2]):
         return got
     return _snap(grey, q, close, sweep=True)
 
