@@ -84,10 +84,9 @@ def _side_sweep(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarr
     """A side's edge as one straight line (point, direction), for a side whose profiles one by one
     found too few edge points: every line across the search band, its two ends anywhere within
     `reach` of the rough side, is scored by the rise into an even bright band along it, pooled over
-    the best-kept SWEEP_KEEP of the profiles, each clipped at SWEEP_CLIP; of the lines scoring at
-    least 0.7 of the best, the one nearest the rough side (not the outermost, as a profile takes:
-    a line that far out may be a neighbouring card's edge), at its peak. None when no line rises
-    SWEEP_RISE."""
+    the best-kept SWEEP_KEEP of the profiles, each clipped at SWEEP_CLIP; the outermost line
+    scoring at least 0.7 of the best (the white oval's ring further in may rise more), at its
+    peak. None when no line rises SWEEP_RISE."""
     pts, score, m = _rises(grey, a, b, inward, reach, band)
     # no edge where a window reaches out of the picture: the frame's replicated rim would pass for one
     h, w = grey.shape[:2]
@@ -105,12 +104,11 @@ def _side_sweep(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarr
     top = float(pooled.max())
     if top < SWEEP_RISE:
         return None
-    # the strong line nearest the rough side, by its mean offset, then on to the peak of that offset's best
+    # the outermost strong line, by its mean offset, then on to the peak of that offset's best
     mean_off = i + j
     by_off = np.full(2 * k - 1, -np.inf, np.float32)
     np.maximum.at(by_off, mean_off.ravel(), pooled.ravel())
-    strong = np.flatnonzero(by_off >= 0.7 * top)
-    first = int(strong[np.argmin(np.abs(strong - (k - 2)))])   # i + j = k - 2: the rough side
+    first = int(np.argmax(by_off >= 0.7 * top))
     peak = first
     while peak + 1 < len(by_off) and by_off[peak + 1] > by_off[peak]:
         peak += 1
