@@ -205,7 +205,8 @@ def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None, sweep: bool = 
     else:
         grey = border.likeness(bgr)
     q = order_corners(quad)
-    close = float(side_lengths(q).min()) >= CLOSE * min(bgr.shape[:2])
+    short = float(side_lengths(q).min()) / min(bgr.shape[:2])
+    close = short >= CLOSE
     # the sides' edges from single profiles first; only where that fails, a side whose profiles
     # found too little is searched as a whole line (a faint edge: _side_sweep). Not the other way
     # round: where the profiles succeed, a side they missed keeps the rough quad's side, which
@@ -213,7 +214,7 @@ def snap_to_edges(bgr: np.ndarray, quad: np.ndarray, border=None, sweep: bool = 
     # held close: its sides are long enough to pool a faint edge over, while a small card's box on
     # a patterned table (gingham) holds straight lines of the pattern as long as its sides
     got = _snap(grey, q, close)
-    if got is not None or not (sweep and SWEEP) or float(side_lengths(q).min()) < SWEEP_CLOSE * min(bgr.shape[:2]):
+    if got is not None or not (sweep and SWEEP) or short < SWEEP_CLOSE:
         return got
     return _snap(grey, q, close, sweep=True)
 

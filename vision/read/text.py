@@ -109,7 +109,7 @@ def _underlined(card: np.ndarray, upright: str, turned: str) -> str | None:
     return seen if side > 0 else {"6": "9", "9": "6"}[seen]
 
 
-BAR_CLEAR = True
+BAR_CLEAR = True   # a bar must lie clear of the crop's edges (bar_side); False: any flat blob counted
 
 
 def bar_side(centre: np.ndarray) -> int:
