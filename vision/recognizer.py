@@ -14,7 +14,7 @@ import numpy as np
 
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
-from .read.colour import colour_votes, four_colour_area, palette_for
+from .read.colour import card_colour, colour_votes, four_colour_area, palette_for
 from .read.fuse import four_colour_evidence, fuse
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
 from .errors import ModelError, models_dir
@@ -299,8 +299,8 @@ class Recognizer:
             looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask)])
         outlines: dict = {}      # kept for the closer look below: its boxes are new, the others' outlines not
         dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
-        faces = [d for d in dets if d.kind == "card"]
-        if close_ups and closer and closer[0] not in more and (not faces or any(not d.verified for d in faces)):
+        cards = [d for d in dets if d.kind == "card"]
+        if close_ups and closer and closer[0] not in more and (not cards or any(not d.verified for d in cards)):
             # a face found but no outline of it verified: the coarse looks' boxes missed its edge
             # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
             # the closer look's boxes are sharper; or no face found at all, where the coarse looks
@@ -310,20 +310,25 @@ class Recognizer:
         if close_ups and not any(d.kind == "card" for d in dets):
             # from farther still when no look found a face (a card filling the picture)
             dets += self.detector.detect(bgr, zoom_outs=(4.0,))
+        # the detector learned white-bordered faces and the black backs of the UNO family, and takes
+        # some faces for backs: one edged in black or a colour is a face when its outline verified
+        # with the taught border (a white-bordered back does not); a UNO family "back" whose outline
+        # verified and that is one colour, not red, is a face (every such back is black round a red
+        # oval; the detector takes a dark green +2 for one)
+        def a_face(d) -> bool:
+            if d.kind == "card":
+                return True
+            if not d.verified > 0:
+                return False
+            return self.border is not None or (self._red_backs and _face_not_back(warp_card(bgr, d.quad.pts)))
+        is_face = [a_face(d) for d in dets]
+        faces = [d for d, f in zip(dets, is_face) if f]
+        backs = [d.quad for d, f in zip(dets, is_face) if not f]
         if self.border is not None:
-            # the detector learned white-bordered faces and the black backs of the UNO family: a
-            # face edged in black or a colour is often taken for a back, and is one when its
-            # outline verified with the taught border (a white-bordered back does not)
-            faces = [d for d in dets if d.kind == "card" or d.verified > 0]
             # a dark frame inside a card (a corner index's black outline) verifies as a small card
             faces = [d for d in faces if not any(o is not d and o.verified > 0 and o.quad.area > d.quad.area
                                                  and share_inside(d.quad.pts, o.quad.pts) > INSIDE for o in faces)]
-            return [d.quad for d in faces], [d.quad for d in dets if d.kind == "back" and not d.verified > 0]
-        # the UNO family's backs are black round a red oval: a "back" whose outline verified and
-        # that is one colour, not red, is a face the detector took for one (a dark green +2)
-        faces = {id(d) for d in dets if d.kind == "card" or (self._red_backs and d.kind == "back" and d.verified > 0
-                                                              and _face_not_back(warp_card(bgr, d.quad.pts)))}
-        return [d.quad for d in dets if id(d) in faces], [d.quad for d in dets if id(d) not in faces]
+        return [d.quad for d in faces], backs
 
     def locate(self, bgr: np.ndarray) -> list[Quad]:
         """The quadrilaterals of the face-up cards in the frame."""
@@ -359,10 +364,10 @@ def _face_not_back(card_bgr: np.ndarray) -> bool:
     """True when a card the detector took for a back is one colour and not red: a UNO family back
     is black round a red oval (red led on 42 of 42 backs the detector verified in 180 synthetic
     scenes), and a dark green or blue face is what it takes for one. A warp of colours mixed (a
-    box over several cards of a pile, a wild) is left as it was."""
-    v = colour_votes(card_bgr)
-    top = max(v["votes"], key=v["votes"].get)
-    return top != "red" and v["votes"][top] >= ONE_COLOUR and v["coloured"] >= 0.15
+    box over several cards of a pile, a wild) or hardly coloured (card_colour: None) is left as
+    it was."""
+    colour, share = card_colour(card_bgr)
+    return colour not in (None, "red") and share >= ONE_COLOUR
 
 
 def _small_cards(boxes: list, shape: tuple) -> bool:
