@@ -122,6 +122,43 @@ def test_six_or_nine_without_the_underline_is_never_sure():
     assert b.max() < 0.6
 
 
+@pytest.mark.parametrize("corner", ["6", "9"])
+def test_a_corner_index_read_clearly_tells_six_from_nine(corner):
+    # each corner prints its index upright in its own half-turn: read there, a 6 is a 6 either way up
+    other = "9" if corner == "6" else "6"
+    b = fuse(SYMBOLS, probs(other, 0.96), TextEvidence((other, 0.99), (corner, 0.97), None), card_px=200)
+    assert SYMBOLS[int(b.argmax())] == corner and b.max() > 0.9
+
+
+def test_a_corner_index_read_unclearly_or_against_the_underline_leaves_six_or_nine_unsure():
+    unclear = fuse(SYMBOLS, probs("6", 0.99), TextEvidence(("9", 0.99), ("9", 0.6), None), card_px=200)
+    assert unclear.max() < 0.6
+    against = fuse(SYMBOLS, probs("6", 0.99), TextEvidence(("9", 0.99), ("9", 0.99), "6"), card_px=200)
+    assert against.max() < 0.6
+
+
+def test_silence_where_the_picture_cut_the_card_off_says_nothing():
+    p = probs("7", 0.9)
+    silent = TextEvidence((None, 0.0), (None, 0.0))
+    heard = fuse(SYMBOLS, p, silent, card_px=250)                  # both places in view: leans off 7
+    cut = fuse(SYMBOLS, p, silent, card_px=250, seen=(1.0, 0.0))   # both corners out of the picture
+    gone = fuse(SYMBOLS, p, silent, card_px=250, seen=(0.0, 0.0))
+    assert heard[SYMBOLS.index("7")] < cut[SYMBOLS.index("7")] < gone[SYMBOLS.index("7")]
+    assert SYMBOLS[int(gone.argmax())] == "7"
+
+
+def test_the_share_of_each_text_place_in_view_follows_the_card_out_of_the_picture():
+    from vision.read.text import places_in_view
+    shape = (480, 640, 3)
+    card = np.float32([[200, 100], [300, 100], [300, 255], [200, 255]])   # 100 x 155, upright
+    assert places_in_view(card, shape) == (1.0, 1.0)
+    up = card - np.float32([0, 160])          # the top 60 of 155 rows above the picture
+    centre, corner = places_in_view(up, shape)
+    assert corner == pytest.approx(0.5)       # the top index gone, the bottom one whole
+    assert 0.3 < centre < 1.0                 # the centre place spans 23-77% of the height: part cut
+    assert places_in_view(card + np.float32([1000, 0]), shape) == (0.0, 0.0)
+
+
 def test_without_text_the_classifier_is_all_there_is():
     p = probs("skip", 0.9)
     assert np.allclose(fuse(SYMBOLS, p, None), p)
@@ -138,6 +175,20 @@ def test_the_text_reader_reads_a_rendered_numeral_in_either_orientation():
     for view in (card, card[::-1, ::-1]):
         ev = reader.read_card(np.ascontiguousarray(view))
         assert "4" in (ev.centre[0], ev.corner[0])
+
+
+@pytest.mark.parametrize("whole, close, expect", [
+    ([("0", 0.2), ("", 0.0)], ("0", 0.95), ("0", 0.95)),     # read faintly whole, clearly closer: clear
+    ([("", 0.0), ("2", 0.13)], ("3", 0.93), ("2", 0.13)),    # closer only (a reverse's S): not taken
+    ([("0", 0.2), ("", 0.0)], ("0", 0.8), ("0", 0.2)),       # closer, not clearly: the whole stands
+])
+def test_the_centre_read_closer_counts_where_clear_and_seen_in_the_whole_centre(whole, close, expect):
+    from vision.read.text import TextReader
+    reader = TextReader()
+    # the OCR's lines as given (the crops' order: centre both ways, corner both ways, closer both ways)
+    reader.read_lines = lambda crops: whole + [("", 0.0), ("", 0.0)] + [close, ("", 0.0)]
+    ev = reader.read_card(np.zeros((174, 112, 3), np.uint8))
+    assert ev.centre == expect
 
 
 def test_a_missing_or_damaged_text_model_is_refused_with_its_name(tmp_path):

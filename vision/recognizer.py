@@ -16,7 +16,7 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for
 from .read.fuse import four_colour_evidence, fuse
-from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence
+from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
 from .locate.quad import side_lengths
@@ -152,10 +152,11 @@ class Recognizer:
         self._read_cache.clear()
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
-                      quad: np.ndarray | None = None) -> tuple[str, float]:
+                      quad: np.ndarray | None = None, shape: tuple | None = None) -> tuple[str, float]:
         """(card id, confidence) for one rectified card image. `text_card`: the same card warped
         larger from the frame, for the text reader (else it reads `card_bgr` itself); `quad`: where
-        it lies in the frame (a card at the same place that looks the same is not read again)."""
+        it lies in the frame (a card at the same place that looks the same is not read again);
+        `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
@@ -166,7 +167,8 @@ class Recognizer:
             source = card_bgr if text_card is None else text_card
             # the card's width in the picture it was read from: small text says little
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
-            p = fuse(self.model.classes, p, self._text(source, quad), width)
+            seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
+            p = fuse(self.model.classes, p, self._text(source, quad), width, seen)
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
             return None, 0.0
@@ -252,7 +254,7 @@ class Recognizer:
             if taught.confidence >= ALONE and self._taught_all and twin(taught.card) not in self._taught_ids:
                 return taught.card, taught.confidence
         big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
-        builtin = self.identify_card(card_bgr, big, q.pts)
+        builtin = self.identify_card(card_bgr, big, q.pts, frame.shape if frame is not None else None)
         if taught is None:
             return builtin
         return combine(taught, builtin, self._taught_ids, self._colours)

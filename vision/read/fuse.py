@@ -29,7 +29,9 @@ TEMPER = 0.6            # classifier probabilities to this power: softer where i
 TEMPER_ALONE = 0.8      # ... where the text cannot be read and the classifier is all there is
 OFF_PRINT = 0.2         # the chance that the card is of a print the classifier cannot read
 SIX_NINE_BAR = 0.97     # 6 against 9 when the underline was seen
-SIX_NINE_GUESS = 0.55   # ... and when it was not: the classifier's pick, never sure
+SIX_NINE_CORNER = 0.97  # ... when a corner index was read clearly as one of them (both: as odds)
+SIX_NINE_GUESS = 0.55   # ... and when neither: the classifier's pick, never sure
+SIX_NINE_BY_CORNER = True   # (False: the corner index says nothing of 6 or 9)
 SIX_NINE_PX = 60.0      # card width (pixels) from which the underline is looked for
 STRONG = 0.85           # text read with at least this confidence is a clear reading
 WEAK = 0.3              # below this, nothing was read: silence
@@ -44,6 +46,8 @@ CORNER_LEGIBLE = (120.0, 220.0)
 # 120 cost the prison demo's doubles their sure readings (4 of 7 -> 2): the lower card of a double
 # needs its numeral read
 CLEAR_TRUSTED = (40.0, 100.0)
+SILENT_DOUBT = 1.0
+CUT_SILENT = True       # silence where the picture cuts the card off counts only as far as it is in view
 
 # P(the text reader's clear reading | true symbol), by place. Keys: what was read; values:
 # {symbol: likelihood}, with "*" for every other symbol. A symbol not listed under "*" default 1.
@@ -140,18 +144,23 @@ def _says(read: tuple[str | None, float], heard: float, trusted: float = 1.0) ->
     clear reading of text this size is trusted; a "0" (which any round shape may give) or silence
     only as far as text of this size is legible."""
     text, conf = read
-    return trusted if text is not None and text != "0" and conf >= STRONG else heard
+    if text is not None and text != "0" and conf >= STRONG:
+        return trusted
+    return heard * (SILENT_DOUBT if text is None or conf < WEAK else 1.0)
 
 
-def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: float | None = None) -> np.ndarray:
+def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: float | None = None,
+         seen: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
     """The belief over `symbols` (the classifier's classes, probabilities p), given the text read
-    from a card `card_px` pixels wide in the picture; the classifier's own probabilities when no
-    text was read (no reader, or a designed deck)."""
+    from a card `card_px` pixels wide in the picture, whose centre and corner indices lie `seen`
+    (0..1 each) inside it; the classifier's own probabilities when no text was read (no reader, or
+    a designed deck)."""
     if text is None:
         return np.asarray(p, np.float64)
     p = np.asarray(p, np.float64)
-    centre_heard = legibility(card_px, *CENTRE_LEGIBLE)
-    corner_heard = legibility(card_px, *CORNER_LEGIBLE)
+    # silence from a place the picture cut off says nothing (a card held close runs off it)
+    centre_heard = legibility(card_px, *CENTRE_LEGIBLE) * (seen[0] if CUT_SILENT else 1.0)
+    corner_heard = legibility(card_px, *CORNER_LEGIBLE) * (seen[1] if CUT_SILENT else 1.0)
     # on a print it has not seen the classifier may be wrong altogether: part of its belief goes
     # to every symbol alike, so that a clear reading of the text can outweigh it. That doubt is
     # only raised as far as the text could answer it: on a card too small to read, the classifier
@@ -167,7 +176,10 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
     b *= likelihoods(CORNER, text.corner, symbols, corner_heard, trusted)
     if "6" in symbols and "9" in symbols and {text.centre[0], text.corner[0]} & {"6", "9"}:
         # the bar is a few pixels thick: on a card drawn small it is not seen, or seen wrong
-        b = _six_or_nine(b, symbols, text.six_nine if card_px is None or card_px >= SIX_NINE_PX else None)
+        legible = card_px is None or card_px >= SIX_NINE_PX
+        corner = text.corner[0] if text.corner[0] in ("6", "9") and text.corner[1] >= STRONG else None
+        b = _six_or_nine(b, symbols, text.six_nine if legible else None,
+                         corner if legible and SIX_NINE_BY_CORNER else None)
     return b / b.sum()
 
 
@@ -190,14 +202,23 @@ def four_colour_evidence(symbols: list[str], b: np.ndarray, area: float) -> np.n
     return b / b.sum()
 
 
-def _six_or_nine(b: np.ndarray, symbols: list[str], underlined: str | None) -> np.ndarray:
-    """The text says 6 or 9, which read each other upside down. The bar under the numeral
-    decides where it was seen; without it the classifier's split between the two is no evidence
-    (on prints it has not met it was wrong at 0.96), so neither is sure."""
+def _six_or_nine(b: np.ndarray, symbols: list[str], underlined: str | None,
+                 corner: str | None = None) -> np.ndarray:
+    """The text says 6 or 9, which read each other upside down at the centre. The bar under the
+    numeral decides where it was seen, and so does a corner index read clearly (`corner`): each
+    corner prints its index upright in its own half-turn, so a 6 reads "6" there either way up
+    (244 clear corner readings of 6s and 9s, real and rendered, none wrong). Without either the
+    classifier's split between the two is no evidence (on prints it has not met it was wrong at
+    0.96), so neither is sure."""
     i6, i9 = symbols.index("6"), symbols.index("9")
     pair = b[i6] + b[i9]
-    if underlined is not None:
-        share6 = 1.0 - SIX_NINE_BAR if underlined == "9" else SIX_NINE_BAR
+    odds6, told = 1.0, False
+    for said, share in ((underlined, SIX_NINE_BAR), (corner, SIX_NINE_CORNER)):
+        if said is not None:
+            odds6 *= share / (1.0 - share) if said == "6" else (1.0 - share) / share
+            told = True
+    if told:
+        share6 = odds6 / (1.0 + odds6)
     else:
         share6 = SIX_NINE_GUESS if b[i6] >= b[i9] else 1.0 - SIX_NINE_GUESS
     b = b.copy()

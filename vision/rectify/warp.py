@@ -30,3 +30,17 @@ def warp_card(bgr: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CANON_
 
 def _shrinks(src: np.ndarray, w: int) -> bool:
     return float(np.linalg.norm(src[0] - src[1])) > w * 1.5
+
+
+def in_view(quad: np.ndarray, shape: tuple, box: tuple[float, float, float, float], n: int = 7) -> float:
+    """The share of `box` (x0, y0, x1, y1 as fractions of the card warp_card makes of `quad`) that
+    lies inside a picture of `shape`: a card held close runs off the picture, and what is printed
+    in its cut part cannot be read there."""
+    src = portrait_corners(quad)
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), src)
+    x0, y0, x1, y1 = box
+    u, v = np.meshgrid(np.linspace(x0, x1, n), np.linspace(y0, y1, n))
+    pts = cv2.perspectiveTransform(np.float32(np.stack([u.ravel(), v.ravel()], axis=1))[None], m)[0]
+    h, w = shape[:2]
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] <= w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= h - 1)
+    return float(inside.mean())
