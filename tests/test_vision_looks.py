@@ -179,3 +179,35 @@ def test_a_uno_back_is_red_and_a_face_of_one_other_colour_is_no_back():
         assert _face_not_back(on_black(render_card(cid, "uno", rng=rng))), cid
     # a red face stays a back: it cannot be told from one by its colour (a limit of the rule)
     assert not _face_not_back(on_black(render_card("red-5", "uno", rng=rng)))
+
+
+@pytest.mark.parametrize("far_unverified", [True, False])
+def test_faces_whose_outlines_all_fail_get_the_looks_from_farther(monkeypatch, far_unverified):
+    # a card held close at a slant, fingers over its edges (a transplanted real face, seed 314): the
+    # first two looks' boxes give outlines that do not verify, the look from four times as far a box
+    # whose outline does. Stand-in detections here; which looks are taken is the recognizer's rule
+    import vision.recognizer as R
+    from helpers import table_with
+    from vision.locate import Quad
+    from vision.locate.detector import Detection
+    monkeypatch.setattr(R, "FAR_UNVERIFIED", far_unverified)
+    rec = Recognizer("uno")
+    img = table_with("uno", [("red-5", (250, 160), False)])
+    truth = np.float32([[250, 160], [333, 160], [333, 289], [250, 289]])
+    loose = (truth - truth.mean(axis=0)) * 1.3 + truth.mean(axis=0)
+    looked = []
+
+    def detect(bgr, zoom_outs=(), looks=None, outlines=None, **kw):
+        looked.append(tuple(zoom_outs))
+        if zoom_outs == (R.FAR[0],):
+            return [Detection(Quad(truth, 1.0), "card", 0.9, True, 0.95)]
+        return [Detection(Quad(loose, 1.0), "card", 0.9, False, 0.0)]
+    monkeypatch.setattr(rec.detector, "detect", detect)
+    monkeypatch.setattr(rec.detector, "boxes", lambda bgr, *a, **kw: [])
+    faces, _ = rec.locate_all(img)
+    if far_unverified:
+        assert (R.FAR[0],) in looked
+        assert len(faces) == 1 and np.allclose(faces[0].pts, truth)      # the loose face is replaced
+        assert [r.card for r in rec.read(img)] == ["red-5"]
+    else:
+        assert (R.FAR[0],) not in looked and len(faces) == 1 and np.allclose(faces[0].pts, loose)

@@ -39,6 +39,8 @@ WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" 
 RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO family face (_face_not_back)
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
+FAR = (4.0, 3.0)        # the detector's looks from farther still (a card filling the picture) ...
+FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
 
 
@@ -309,9 +311,18 @@ class Recognizer:
             # took a small card for a back or missed it
             looks.append(self.detector.boxes(bgr, zoom_out=closer[0]))
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
-        if close_ups and not any(d.kind == "card" for d in dets):
-            # from farther still when no look found a face (a card filling the picture)
-            dets += self.detector.detect(bgr, zoom_outs=(4.0,))
+        for k, zoom in enumerate(FAR):
+            if not close_ups or any(d.kind == "card" and (d.verified > 0 or not FAR_UNVERIFIED) for d in dets):
+                break
+            if k and not any(d.kind == "card" for d in dets):
+                break
+            # from farther still when no look found a face (a card filling the picture), or none whose
+            # outline verified (a card held close at a slant, fingers over its edges: each look's box
+            # lies a little differently, and one lets the edges be found); a verified outline
+            # replaces the faces it overlaps
+            far = self.detector.detect(bgr, zoom_outs=(zoom,))
+            dets = [d for d in dets if d.kind != "card" or not any(
+                f.verified > 0 and quad_iou(d.quad.pts, f.quad.pts) > 0.5 for f in far)] + far
         # the detector learned white-bordered faces and the black backs of the UNO family, and takes
         # some faces for backs: one edged in black or a colour is a face when its outline verified
         # with the taught border (a white-bordered back does not); a UNO family "back" whose outline
