@@ -311,18 +311,8 @@ class Recognizer:
             # took a small card for a back or missed it
             looks.append(self.detector.boxes(bgr, zoom_out=closer[0]))
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
-        for k, zoom in enumerate(FAR):
-            if not close_ups or any(d.kind == "card" and (d.verified > 0 or not FAR_UNVERIFIED) for d in dets):
-                break
-            if k and not any(d.kind == "card" for d in dets):
-                break
-            # from farther still when no look found a face (a card filling the picture), or none whose
-            # outline verified (a card held close at a slant, fingers over its edges: each look's box
-            # lies a little differently, and one lets the edges be found); a verified outline
-            # replaces the faces it overlaps
-            far = self.detector.detect(bgr, zoom_outs=(zoom,))
-            dets = [d for d in dets if d.kind != "card" or not any(
-                f.verified > 0 and quad_iou(d.quad.pts, f.quad.pts) > 0.5 for f in far)] + far
+        if close_ups:
+            dets = self._from_farther(bgr, dets)
         # the detector learned white-bordered faces and the black backs of the UNO family, and takes
         # some faces for backs: one edged in black or a colour is a face when its outline verified
         # with the taught border (a white-bordered back does not); a UNO family "back" whose outline
@@ -342,6 +332,22 @@ class Recognizer:
             faces = [d for d in faces if not any(o is not d and o.verified > 0 and o.quad.area > d.quad.area
                                                  and share_inside(d.quad.pts, o.quad.pts) > INSIDE for o in faces)]
         return [d.quad for d in faces], backs
+
+    def _from_farther(self, bgr: np.ndarray, dets: list) -> list:
+        """`dets` with the detector's looks from farther still (FAR, in turn) when no look found a
+        face (a card filling the picture), or none whose outline verified (a card held close at a
+        slant, fingers over its edges: each look's box lies a little differently, and one lets the
+        edges be found). A verified outline from there replaces the faces it overlaps."""
+        for zoom in FAR:
+            faces = [d for d in dets if d.kind == "card"]
+            if any(d.verified > 0 for d in faces) or (faces and not FAR_UNVERIFIED):
+                break
+            far = self.detector.detect(bgr, zoom_outs=(zoom,))
+            dets = [d for d in dets if d.kind != "card" or not any(
+                f.verified > 0 and quad_iou(d.quad.pts, f.quad.pts) > 0.5 for f in far)] + far
+            if not any(d.kind == "card" for d in dets):
+                break          # no face from four times as far either: none from three times
+        return dets
 
     def locate(self, bgr: np.ndarray) -> list[Quad]:
         """The quadrilaterals of the face-up cards in the frame."""
