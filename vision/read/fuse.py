@@ -46,7 +46,6 @@ CORNER_LEGIBLE = (120.0, 220.0)
 # 120 cost the prison demo's doubles their sure readings (4 of 7 -> 2): the lower card of a double
 # needs its numeral read
 CLEAR_TRUSTED = (40.0, 100.0)
-SILENT_DOUBT = 1.0
 CUT_SILENT = True       # silence where the picture cuts the card off counts only as far as it is in view
 
 # P(the text reader's clear reading | true symbol), by place. Keys: what was read; values:
@@ -144,9 +143,7 @@ def _says(read: tuple[str | None, float], heard: float, trusted: float = 1.0) ->
     clear reading of text this size is trusted; a "0" (which any round shape may give) or silence
     only as far as text of this size is legible."""
     text, conf = read
-    if text is not None and text != "0" and conf >= STRONG:
-        return trusted
-    return heard * (SILENT_DOUBT if text is None or conf < WEAK else 1.0)
+    return trusted if text is not None and text != "0" and conf >= STRONG else heard
 
 
 def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: float | None = None,
