@@ -181,12 +181,14 @@ def test_the_text_reader_reads_a_rendered_numeral_in_either_orientation():
     ([("0", 0.2), ("", 0.0)], ("0", 0.95), ("0", 0.95)),     # read faintly whole, clearly closer: clear
     ([("", 0.0), ("2", 0.13)], ("3", 0.93), ("2", 0.13)),    # closer only (a reverse's S): not taken
     ([("0", 0.2), ("", 0.0)], ("0", 0.8), ("0", 0.2)),       # closer, not clearly: the whole stands
+    ([("", 0.0), ("", 0.0)], ("7", 0.99), (None, 0.0)),      # nothing whole: the closer is not read
 ])
 def test_the_centre_read_closer_counts_where_clear_and_seen_in_the_whole_centre(whole, close, expect):
     from vision.read.text import TextReader
     reader = TextReader()
-    # the OCR's lines as given (the crops' order: centre both ways, corner both ways, closer both ways)
-    reader.read_lines = lambda crops: whole + [("", 0.0), ("", 0.0)] + [close, ("", 0.0)]
+    # the OCR's lines as given: the centre both ways and the corner both ways, then (asked for
+    # only where the centre was read faintly) the closer centre both ways
+    reader.read_lines = lambda crops: whole + [("", 0.0), ("", 0.0)] if len(crops) == 4 else [close, ("", 0.0)]
     ev = reader.read_card(np.zeros((174, 112, 3), np.uint8))
     assert ev.centre == expect
 

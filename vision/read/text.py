@@ -96,17 +96,17 @@ class TextReader:
                           if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
         turned = card[::-1, ::-1]
         crops = [_crop(card, CENTRE), _crop(turned, CENTRE), _crop(card, CORNER), _crop(turned, CORNER)]
-        if CLOSER:
-            crops += [_crop(card, CENTRE_CLOSE), _crop(turned, CENTRE_CLOSE)]
         lines = self.read_lines(crops)
         centre, corner = _best(lines[0:2]), _best(lines[2:4])
-        if CLOSER:
-            close = _best(lines[4:6])
-            # the closer crop's reading stands where it is clear and the whole centre's read the
-            # same text, if only faintly: closer in, a reverse's S without its arrow heads reads "3"
-            faint = {SYMBOL_OF_TEXT.get(t.strip()) for t, c in lines[0:2] if c > 0}
-            if close[1] >= CLOSE_CLEAR and close[1] > centre[1] and close[0] in faint:
-                centre, lines = close, lines[4:6] + lines[2:4]
+        # the centre again closer in where the whole centre read text, but not clearly: the closer
+        # reading stands where it is clear and is the text the whole centre read faintly (closer
+        # in, a reverse's S without its arrow heads reads "3")
+        faint = {SYMBOL_OF_TEXT.get(t.strip()) for t, c in lines[0:2] if c > 0} - {None}
+        if CLOSER and faint and centre[1] < CLOSE_CLEAR:
+            near = self.read_lines([_crop(card, CENTRE_CLOSE), _crop(turned, CENTRE_CLOSE)])
+            close = _best(near)
+            if close[1] >= CLOSE_CLEAR and close[0] in faint:
+                centre, lines = close, near + lines[2:4]
         six_nine = None
         if "6" in (centre[0], corner[0]) or "9" in (centre[0], corner[0]):
             six_nine = _underlined(card, lines[0][0].strip(), lines[1][0].strip())
