@@ -346,7 +346,7 @@ class Recognizer:
             dets = [d for d in dets if d.kind != "card" or not any(
                 f.verified > 0 and quad_iou(d.quad.pts, f.quad.pts) > 0.5 for f in far)] + far
             if not any(d.kind == "card" for d in dets):
-                break          # no face from four times as far either: none from three times
+                break   # no face from four times as far either: a picture without a card costs one look, as before
         return dets
 
     def locate(self, bgr: np.ndarray) -> list[Quad]:
