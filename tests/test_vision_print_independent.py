@@ -123,11 +123,16 @@ def test_six_or_nine_without_the_underline_is_never_sure():
 
 
 @pytest.mark.parametrize("corner", ["6", "9"])
-def test_a_corner_index_read_clearly_tells_six_from_nine(corner):
+def test_a_corner_index_read_clearly_tells_six_from_nine(corner, monkeypatch):
     # each corner prints its index upright in its own half-turn: read there, a 6 is a 6 either way up
+    import vision.read.fuse as F
     other = "9" if corner == "6" else "6"
-    b = fuse(SYMBOLS, probs(other, 0.96), TextEvidence((other, 0.99), (corner, 0.97), None), card_px=200)
+    text = TextEvidence((other, 0.99), (corner, 0.97), None)
+    b = fuse(SYMBOLS, probs(other, 0.96), text, card_px=200)
     assert SYMBOLS[int(b.argmax())] == corner and b.max() > 0.9
+    monkeypatch.setattr(F, "SIX_NINE_BY_CORNER", False)      # the old rule: the classifier's guess, unsure
+    b = fuse(SYMBOLS, probs(other, 0.96), text, card_px=200)
+    assert SYMBOLS[int(b.argmax())] == other and b.max() < 0.6
 
 
 def test_a_corner_index_read_unclearly_or_against_the_underline_leaves_six_or_nine_unsure():
@@ -137,7 +142,8 @@ def test_a_corner_index_read_unclearly_or_against_the_underline_leaves_six_or_ni
     assert against.max() < 0.6
 
 
-def test_silence_where_the_picture_cut_the_card_off_says_nothing():
+def test_silence_where_the_picture_cut_the_card_off_says_nothing(monkeypatch):
+    import vision.read.fuse as F
     p = probs("7", 0.9)
     silent = TextEvidence((None, 0.0), (None, 0.0))
     heard = fuse(SYMBOLS, p, silent, card_px=250)                  # both places in view: leans off 7
@@ -145,6 +151,8 @@ def test_silence_where_the_picture_cut_the_card_off_says_nothing():
     gone = fuse(SYMBOLS, p, silent, card_px=250, seen=(0.0, 0.0))
     assert heard[SYMBOLS.index("7")] < cut[SYMBOLS.index("7")] < gone[SYMBOLS.index("7")]
     assert SYMBOLS[int(gone.argmax())] == "7"
+    monkeypatch.setattr(F, "CUT_SILENT", False)                    # the old rule: unseen was silent
+    assert np.allclose(fuse(SYMBOLS, p, silent, card_px=250, seen=(0.0, 0.0)), heard)
 
 
 def test_the_share_of_each_text_place_in_view_follows_the_card_out_of_the_picture():
@@ -183,7 +191,8 @@ def test_the_text_reader_reads_a_rendered_numeral_in_either_orientation():
     ([("0", 0.2), ("", 0.0)], ("0", 0.8), ("0", 0.2)),       # closer, not clearly: the whole stands
     ([("", 0.0), ("", 0.0)], ("7", 0.99), (None, 0.0)),      # nothing whole: the closer is not read
 ])
-def test_the_centre_read_closer_counts_where_clear_and_seen_in_the_whole_centre(whole, close, expect):
+def test_the_centre_read_closer_counts_where_clear_and_seen_in_the_whole_centre(whole, close, expect, monkeypatch):
+    import vision.read.text as T
     from vision.read.text import TextReader
     reader = TextReader()
     # the OCR's lines as given: the centre both ways and the corner both ways, then (asked for
@@ -191,6 +200,8 @@ def test_the_centre_read_closer_counts_where_clear_and_seen_in_the_whole_centre(
     reader.read_lines = lambda crops: whole + [("", 0.0), ("", 0.0)] if len(crops) == 4 else [close, ("", 0.0)]
     ev = reader.read_card(np.zeros((174, 112, 3), np.uint8))
     assert ev.centre == expect
+    monkeypatch.setattr(T, "CLOSER", False)                   # the whole centre only
+    assert reader.read_card(np.zeros((174, 112, 3), np.uint8)).centre == T._best(whole)
 
 
 def test_a_missing_or_damaged_text_model_is_refused_with_its_name(tmp_path):
