@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from ..errors import ModelError, models_dir, onnx_session
+from ..rectify.warp import in_view
 
 MODEL_FILE = "text-recognizer.onnx"
 ALPHABET = "0123456789+"
@@ -97,26 +98,26 @@ class TextReader:
         turned = card[::-1, ::-1]
         crops = [_crop(card, CENTRE), _crop(turned, CENTRE), _crop(card, CORNER), _crop(turned, CORNER)]
         lines = self.read_lines(crops)
-        centre, corner = _best(lines[0:2]), _best(lines[2:4])
+        centre_lines, corner = lines[0:2], _best(lines[2:4])   # centre: (upright, turned)
+        centre = _best(centre_lines)
         # the centre again closer in where the whole centre read text, but not clearly: the closer
         # reading stands where it is clear and is the text the whole centre read faintly (closer
         # in, a reverse's S without its arrow heads reads "3")
-        faint = {SYMBOL_OF_TEXT.get(t.strip()) for t, c in lines[0:2] if c > 0} - {None}
+        faint = {SYMBOL_OF_TEXT.get(t.strip()) for t, c in centre_lines if c > 0} - {None}
         if CLOSER and faint and centre[1] < CLOSE_CLEAR:
             near = self.read_lines([_crop(card, CENTRE_CLOSE), _crop(turned, CENTRE_CLOSE)])
             close = _best(near)
             if close[1] >= CLOSE_CLEAR and close[0] in faint:
-                centre, lines = close, near + lines[2:4]
+                centre, centre_lines = close, near
         six_nine = None
         if "6" in (centre[0], corner[0]) or "9" in (centre[0], corner[0]):
-            six_nine = _underlined(card, lines[0][0].strip(), lines[1][0].strip())
+            six_nine = _underlined(card, centre_lines[0][0].strip(), centre_lines[1][0].strip())
         return TextEvidence(centre, corner, six_nine)
 
 
 def places_in_view(quad: np.ndarray, shape: tuple) -> tuple[float, float]:
     """(centre, corner): how much of each place text is read from lies inside the picture, for a
     card at `quad` in a picture of `shape`; the corner is the mean of the two corner indices."""
-    from ..rectify.warp import in_view
     x0, y0, x1, y1 = CORNER
     corners = (in_view(quad, shape, CORNER) + in_view(quad, shape, (1 - x1, 1 - y1, 1 - x0, 1 - y0))) / 2
     return in_view(quad, shape, CENTRE), corners
