@@ -8,7 +8,8 @@ import pytest
 from vision.art import render_card
 from vision.locate import quad_iou
 from vision.locate.detector import _best_outline, _field_or
-from vision.locate.field import _push_out, field_outline
+from vision.locate.field import _field_beyond, _push_out, field_outline
+from vision.locate.quad import corner_angles
 from vision.locate.verify import verify_quad
 from vision.synth.scene import Canvas
 
@@ -63,6 +64,51 @@ def test_the_top_card_of_a_pile_is_outlined_not_the_pile(angle, monkeypatch):
     edges = _best_outline(img, box, 0.9)
     (ok, score, _), outline, _ = _field_or(img, (box, "card", 0.9), edges)
     assert ok and quad_iou(outline, truth) > 0.9 > quad_iou(edges[1], truth)
+
+
+SKIN = (110, 150, 205)     # BGR of a light hand
+
+
+def thumbed(card: str, angle: float):
+    """card_on white paper, with a thumb reaching in from beyond one corner over the card's field
+    (a hand holding it): the thumb is not white, and joins the field's two halves (split by the
+    white oval) to each other and to the table beyond the card."""
+    img, truth = card_on(238, card, angle)
+    c = truth.mean(0)
+    far, tip = truth[3] + (truth[3] - c) * 0.6, c + (truth[3] - c) * 0.3
+    cv2.line(img, tuple(int(v) for v in far), tuple(int(v) for v in tip), SKIN, 28)
+    cv2.circle(img, tuple(int(v) for v in far), 45, SKIN, -1)
+    return img, truth
+
+
+@pytest.mark.parametrize("card,angle", [("red-7", 10), ("blue-skip", -35), ("green-1", 20), ("yellow-0", 0)])
+def test_a_thumb_over_the_field_is_left_out_of_it(card, angle, monkeypatch):
+    # the field is the pixels of the field's own colour: the thumb (another colour, red's and
+    # yellow's neighbour included) is not part of it, and the outline stays on the card
+    import vision.locate.field as field
+    img, truth = thumbed(card, angle)
+    box = rough_box(truth)
+    quad = field_outline(img, box)
+    assert quad is not None and quad_iou(quad, truth) > 0.85
+    # as every pixel that is not white (before): the thumb's pixels stretch the field's hull off the card
+    monkeypatch.setattr(field, "ONE_COLOUR", False)
+    before = field_outline(img, box)
+    assert before is None or quad_iou(before, truth) < quad_iou(quad, truth) - 0.04
+
+
+def test_an_outline_with_a_corner_no_card_has_is_refused():
+    assert np.allclose(corner_angles(np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])), 90.0, atol=1e-3)
+    kite = np.float32([[57, 44], [138, 5], [159, 75], [22, 143]])     # a field's hull that lost a part
+    assert corner_angles(kite).min() < 50
+
+
+def test_the_field_going_on_beyond_a_side_is_seen():
+    field = np.zeros((100, 100), np.uint8)
+    field[20:80, 20:80] = 255
+    inside = np.float32([[20, 20], [79, 20], [79, 79], [20, 79]])
+    assert _field_beyond(field, inside, 3.0) == 0.0
+    cut = np.float32([[20, 20], [60, 20], [60, 79], [20, 79]])     # the field runs on past x = 60
+    assert _field_beyond(field, cut, 3.0) == 1.0
 
 
 def test_no_field_no_outline():

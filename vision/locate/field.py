@@ -6,6 +6,11 @@ margin test. The coloured field inside the margin is another matter: it is the c
 non-white region, and the card's own margin cuts it off from everything around. Its outline,
 pushed out by the margin's width, is the card's outer edge. The result is one more candidate for
 verify_quad, which decides as for any other.
+
+The field is the pixels of its own colour, not all that is not white: a thumb over a card held
+close joins the field's halves (split by the white oval) to each other and to the table, and its
+outline went with them. The same holds for a card on a pale desk whose margin has no edge to snap
+to, where the field is the one clear outline.
 """
 from __future__ import annotations
 
@@ -13,13 +18,25 @@ import cv2
 import numpy as np
 
 from .contour import _quad_from_contour, whiteness_mask
-from .quad import order_corners, side_lengths
+from .quad import corner_angles, order_corners, side_lengths
 
 PAD = 0.2            # crop margin round the box, a fraction of its size
 MARGIN_FRAC = 0.085  # the white margin's width as a fraction of the field's width (prints: 0.055-0.125)
 MIN_FIELD = 0.35     # the field's area at least this share of the box's
 MIN_INSIDE = 0.8     # a region counts as the field's when this share of it lies inside the box
 AREA_RANGE = (0.7, 1.4)  # the outline's area against the box's
+ONE_COLOUR = True    # the field as the pixels of its own colour, not all that is not white: a thumb
+                     # or a hand over the card joins the field's halves to itself and to the
+                     # table beyond, and takes the field's outline with it
+FIELD_CHROMA = 18.0  # the field's colour counts as one (a suit's) from this chroma (Lab a*b*, 8-bit
+                     # units); below it (a wild's black, a washed-out card) every non-white pixel counts
+NEAR_CHROMA = 28.0   # a pixel of the field's colour: its chroma this near the field's median
+BEYOND = 0.04        # ... and just outside the outline (this share of its short side out), along
+FIELD_BEYOND = 0.5   # each side, at most this share of that colour: a card's field ends at its margin
+MIN_INSIDE_ONE = 0.3 # ... a region of the field's colour counts from this share inside the box, the
+                     # regions kept at least MIN_INSIDE inside it together (a box a little off the card
+                     # leaves a part of the field outside it; the table, another colour, is left out)
+MIN_ANGLE = 55.0     # ... and no corner of the outline sharper than this, degrees
 
 
 def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
@@ -45,6 +62,42 @@ def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
     return np.array(out, np.float32)
 
 
+def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
+    """Bool mask of the crop's pixels of the field's colour: chroma within NEAR_CHROMA of the
+    median chroma of `field` (the pixels that are not white inside the box: mostly the field), or
+    dark (the numeral's outline and shadow). None when the field's colour is no colour (a wild's
+    black field, a card washed out)."""
+    if field.sum() < 16:
+        return None
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
+    ab = lab[..., 1:] - 128.0
+    centre = np.median(ab[field], axis=0)
+    if float(np.hypot(*centre)) < FIELD_CHROMA:
+        return None
+    near = np.hypot(ab[..., 0] - centre[0], ab[..., 1] - centre[1]) <= NEAR_CHROMA
+    return near | (lab[..., 0] < 0.25 * float(np.percentile(lab[..., 0], 99)))
+
+
+def _field_beyond(field: np.ndarray, quad: np.ndarray, offset: float) -> float:
+    """The largest share, over the quad's four sides, of points just outside the side (`offset`
+    pixels out) that lie on `field` (crop coordinates; points off the crop count as not)."""
+    c = quad.mean(axis=0)
+    t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
+    worst = 0.0
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
+        n = np.array([-d[1], d[0]], np.float32)
+        if np.dot(n, a - c) < 0:
+            n = -n
+        p = np.round(a + t * (b - a) + offset * n).astype(int)
+        ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < field.shape[1]) & (p[:, 1] < field.shape[0])
+        on = np.zeros(len(p), bool)
+        on[ok] = field[p[ok, 1], p[ok, 0]] > 0
+        worst = max(worst, float(on.mean()))
+    return worst
+
+
 def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray | None:
     """The card's outer quad found from its coloured field inside `box` (4x2 frame pixels), or None.
     `border`: a taught deck's border colour when it is not white (border.py): the field is what is
@@ -58,10 +111,14 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
         return None
     crop = bgr[y0:y1, x0:x1]
     margin = whiteness_mask(crop) if border is None else (border.likeness(bgr)[y0:y1, x0:x1] >= 128).astype(np.uint8) * 255
-    field = cv2.morphologyEx(255 - margin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    inside = np.zeros(field.shape, np.uint8)
+    inside = np.zeros(margin.shape, np.uint8)
     shrunk = c + (box - c) * 0.97 - np.array([x0, y0], np.float32)
     cv2.fillPoly(inside, [np.round(shrunk).astype(np.int32)], 1)
+    not_white = margin == 0
+    one = _of_field_colour(crop, not_white & (inside > 0)) if ONE_COLOUR and border is None else None
+    if one is not None:
+        not_white &= one
+    field = cv2.morphologyEx(not_white.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
     box_area = max(1.0, cv2.contourArea(box))
     keep = np.zeros(n, bool)
@@ -70,10 +127,12 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
         if area < 0.02 * box_area:
             continue
         share = float(inside[labels == k].mean())
-        keep[k] = share >= MIN_INSIDE
+        keep[k] = share >= (MIN_INSIDE if one is None else MIN_INSIDE_ONE)
     if not keep.any():
         return None
     mask = keep[labels].astype(np.uint8) * 255
+    if one is not None and float(inside[mask > 0].mean()) < MIN_INSIDE:
+        return None
     pts = cv2.findNonZero(mask)
     if pts is None or len(pts) < MIN_FIELD * box_area * 0.5:
         return None
@@ -87,6 +146,15 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
     depth = getattr(border, "depth", 0.0)
     push = depth / max(1.0 - 2.0 * depth, 0.5) if depth > 0 else MARGIN_FRAC
     q = order_corners(_push_out(q, push * float(side_lengths(q).min())))
+    if one is not None and float(corner_angles(q).min()) < MIN_ANGLE:
+        # a card's corners, even at a 45-degree slant, are far from this sharp: the field's hull
+        # lost a part of the field (joined to the table or a hand of its colour) and cuts the card
+        return None
+    if one is not None and _field_beyond(field, q - np.array([x0, y0], np.float32),
+                                         BEYOND * float(side_lengths(q).min())) > FIELD_BEYOND:
+        # the field's colour goes on outside a side: a part of the field joined to the table or
+        # to a hand of its colour was dropped (or the box cut it off), and the outline cuts the card
+        return None
     # the detector's box is roughly the card: an outline far smaller is a shape inside the card (a
     # box round the white oval gives the numeral's own colour as a "field")
     if not AREA_RANGE[0] <= cv2.contourArea(q) / box_area <= AREA_RANGE[1]:

@@ -51,6 +51,16 @@ def aspect(quad: np.ndarray, floor: float = 1e-6) -> float:
     return max(a, b) / max(min(a, b), floor)
 
 
+def corner_angles(quad: np.ndarray) -> np.ndarray:
+    """The quad's four inner angles, degrees."""
+    out = []
+    for k in range(4):
+        u, v = quad[k - 1] - quad[k], quad[(k + 1) % 4] - quad[k]
+        cos = float(u @ v) / max(1e-6, float(np.linalg.norm(u) * np.linalg.norm(v)))
+        out.append(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+    return np.array(out, np.float32)
+
+
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     ua = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
