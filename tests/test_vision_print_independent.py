@@ -92,6 +92,21 @@ def test_plus_two_in_the_corner_makes_a_draw_two():
     assert SYMBOLS[int(b.argmax())] == "draw2"
 
 
+def test_a_clear_corner_numeral_is_no_plus_two_even_where_the_centre_is_silent(monkeypatch):
+    # a classic 7 whose white centre numeral OCR did not read (silence leans against a numeral),
+    # the symbol readers torn between a 7 and two drawn cards, its corner read "7" clearly: a 7
+    torn = probs("7", 0.45)
+    torn[SYMBOLS.index("draw2")] = 0.35
+    torn /= torn.sum()
+    ev = TextEvidence((None, 0.0), ("7", 0.99))
+    assert SYMBOLS[int(fuse(SYMBOLS, torn, ev, card_px=280).argmax())] == "7"
+    # the old row, where a clear corner digit was a +2's at 0.3: the +2
+    import vision.read.fuse as fuse_module
+    old = dict(fuse_module.CORNER, digit={**fuse_module.CORNER["digit"], "draw2": 0.3})
+    monkeypatch.setattr(fuse_module, "CORNER", old)
+    assert SYMBOLS[int(fuse(SYMBOLS, torn, ev, card_px=280).argmax())] == "draw2"
+
+
 def test_a_whole_plus_two_read_fairly_counts_part_way_and_a_fair_numeral_not_at_all():
     # the classifier torn between a 7 and two drawn cards; the corner's "+2" read at 0.75 (both
     # characters) tips it, more the surer the reading; a "5" read as fairly says nothing

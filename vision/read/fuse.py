@@ -67,7 +67,12 @@ CENTRE = {
     "none": {"digit": 0.2, "*": 1.0},
 }
 CORNER = {
-    "digit": {"same": 1.0, "6/9": 1.0, "reverse": 0.3, "draw2": 0.3, "*": 0.08},
+    # a corner digit read clearly on another card: an S reverse's arrows as "5" (real photos, 2 of
+    # 28); a +2 corner as "2" (its plus missed: PLUS_MISSED), but never as another digit (session 19:
+    # 1 of 300 rendered +2 corners of six families, none of the real ones), so a +2 is no likelier
+    # than any other symbol to give a clear "7" (it was 0.3 until then: a 7 whose centre numeral was
+    # not read, its corner read "7" at 0.99, went to the +2 the symbol readers half took it for)
+    "digit": {"same": 1.0, "6/9": 1.0, "reverse": 0.3, "*": 0.08},
     # a corner "0": a 0, a skip's ring or a wild's oval; a +2 or +4 corner reads as such
     "0": {"0": 1.0, "skip": 0.8, "wild": 0.8, "draw2": 0.3, "wild-draw4": 0.3, "digit": 0.1, "*": 0.6},
     "draw2": {"draw2": 1.0, "*": 0.02},
