@@ -14,7 +14,8 @@ from referee import load_deck
 from vision.art.style import random_style
 from vision.art.uno import draw_face
 from vision.read.colour import colour_votes, four_colour_area
-from vision.read.fuse import WILD_AREA_DRAW4, four_colour_evidence
+from vision.read.fuse import (NO_COLOURS, NO_COLOURS_WILD, WILD_AREA_DRAW4, few_colours_evidence,
+                              four_colour_evidence, scarcest_two)
 from vision.recognizer import Recognizer
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
@@ -56,6 +57,29 @@ def test_rendered_wilds_with_a_four_colour_shape_have_a_big_area(family):
         style = random_style(random.Random(s), prints=[family])
         face = np.array(draw_face(deck.cards["wild"], style, 120, 180).convert("RGB"))[:, :, ::-1]
         assert four_colour_area(colour_votes(np.ascontiguousarray(face))) >= 0.40, (family, s)
+
+
+def test_a_face_without_its_scarcest_two_colours_is_no_wild():
+    # by hand: 2.4% of the face coloured, nearly all one colour (a teal disc): 0.024 x (0 + 0.026)
+    disc = {"coloured": 0.024, "votes": {"red": 0.0, "yellow": 0.026, "green": 0.038, "blue": 0.936}}
+    assert scarcest_two(disc) == pytest.approx(0.024 * 0.026)
+    p = np.array([0.02, 0.02, 0.90, 0.06])
+    low = few_colours_evidence(SYMBOLS, p, scarcest_two(disc))
+    assert low[2] / low[3] == pytest.approx(0.90 * NO_COLOURS_WILD / 0.06)   # the wild weighed down
+    assert SYMBOLS[int(low.argmax())] != "wild" or low.max() < 0.6
+    # a lettered wild ("WILD" in four colours, little of the face): as read before
+    lettered = {"coloured": 0.08, "votes": {"red": 0.17, "yellow": 0.19, "green": 0.28, "blue": 0.36}}
+    assert scarcest_two(lettered) >= NO_COLOURS
+    assert np.allclose(few_colours_evidence(SYMBOLS, p, scarcest_two(lettered)), p)
+
+
+@pytest.mark.parametrize("family", ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"])
+def test_rendered_wilds_of_every_print_show_all_four_colours(family):
+    deck = load_deck("uno")
+    for s in range(12):
+        style = random_style(random.Random(s), prints=[family])
+        face = np.array(draw_face(deck.cards["wild"], style, 120, 180).convert("RGB"))[:, :, ::-1]
+        assert scarcest_two(colour_votes(np.ascontiguousarray(face))) >= 2 * NO_COLOURS, (family, s)
 
 
 @pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
