@@ -20,6 +20,16 @@ from vision.recognizer import Recognizer
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
 SYMBOLS = ["7", "draw2", "wild", "wild-draw4"]
+FAMILIES = ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"]
+
+
+def rendered_votes(card: str, family: str, n: int = 12):
+    """(seed, colour votes) of `n` clean renders of a UNO card in random styles of one print family."""
+    deck = load_deck("uno")
+    for s in range(n):
+        style = random_style(random.Random(s), prints=[family])
+        face = np.array(draw_face(deck.cards[card], style, 120, 180).convert("RGB"))[:, :, ::-1]
+        yield s, colour_votes(np.ascontiguousarray(face))
 
 
 def test_four_colour_area_counts_the_scarcest_colour():
@@ -41,22 +51,16 @@ def test_a_big_area_turns_a_plus4_belief_into_a_wild_and_a_small_one_changes_not
     assert np.allclose(four_colour_evidence(["1", "2"], p[:2] / p[:2].sum(), 0.9), p[:2] / p[:2].sum())
 
 
-@pytest.mark.parametrize("family", ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"])
+@pytest.mark.parametrize("family", FAMILIES)
 def test_rendered_wild_draw_fours_of_every_print_have_a_small_area(family):
-    deck = load_deck("uno")
-    for s in range(12):
-        style = random_style(random.Random(s), prints=[family])
-        face = np.array(draw_face(deck.cards["wild-draw4"], style, 120, 180).convert("RGB"))[:, :, ::-1]
-        assert four_colour_area(colour_votes(np.ascontiguousarray(face))) < 0.25, (family, s)
+    for s, votes in rendered_votes("wild-draw4", family):
+        assert four_colour_area(votes) < 0.25, (family, s)
 
 
 @pytest.mark.parametrize("family", ["ring-2018", "filled-oval", "circle-2024"])
 def test_rendered_wilds_with_a_four_colour_shape_have_a_big_area(family):
-    deck = load_deck("uno")
-    for s in range(12):
-        style = random_style(random.Random(s), prints=[family])
-        face = np.array(draw_face(deck.cards["wild"], style, 120, 180).convert("RGB"))[:, :, ::-1]
-        assert four_colour_area(colour_votes(np.ascontiguousarray(face))) >= 0.40, (family, s)
+    for s, votes in rendered_votes("wild", family):
+        assert four_colour_area(votes) >= 0.40, (family, s)
 
 
 def test_a_face_without_its_scarcest_two_colours_is_no_wild():
@@ -73,13 +77,10 @@ def test_a_face_without_its_scarcest_two_colours_is_no_wild():
     assert np.allclose(few_colours_evidence(SYMBOLS, p, scarcest_two(lettered)), p)
 
 
-@pytest.mark.parametrize("family", ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"])
+@pytest.mark.parametrize("family", FAMILIES)
 def test_rendered_wilds_of_every_print_show_all_four_colours(family):
-    deck = load_deck("uno")
-    for s in range(12):
-        style = random_style(random.Random(s), prints=[family])
-        face = np.array(draw_face(deck.cards["wild"], style, 120, 180).convert("RGB"))[:, :, ::-1]
-        assert scarcest_two(colour_votes(np.ascontiguousarray(face))) >= 2 * NO_COLOURS, (family, s)
+    for s, votes in rendered_votes("wild", family):
+        assert scarcest_two(votes) >= 2 * NO_COLOURS, (family, s)
 
 
 @pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
