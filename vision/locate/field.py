@@ -39,18 +39,20 @@ MIN_INSIDE_ONE = 0.3 # ... a region of the field's colour counts from this share
 MIN_ANGLE = 55.0     # ... and no corner of the outline sharper than this, degrees
 
 
-def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
-    """The quad with every side moved outwards by `dist` pixels (sides as lines, corners where
-    neighbouring lines meet)."""
+def _sides(quad: np.ndarray):
+    """Each side of the quad as (start, end, unit direction, unit normal pointing out of the quad)."""
     c = quad.mean(axis=0)
-    lines = []
     for k in range(4):
         a, b = quad[k], quad[(k + 1) % 4]
         d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
         n = np.array([-d[1], d[0]], np.float32)
-        if np.dot(n, a - c) < 0:
-            n = -n
-        lines.append((a + n * dist, d))
+        yield a, b, d, (n if np.dot(n, a - c) >= 0 else -n)
+
+
+def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
+    """The quad with every side moved outwards by `dist` pixels (sides as lines, corners where
+    neighbouring lines meet)."""
+    lines = [(a + n * dist, d) for a, _, d, n in _sides(quad)]
     out = []
     for k in range(4):
         (p1, d1), (p2, d2) = lines[k - 1], lines[k]
@@ -81,15 +83,9 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
 def _field_beyond(field: np.ndarray, quad: np.ndarray, offset: float) -> float:
     """The largest share, over the quad's four sides, of points just outside the side (`offset`
     pixels out) that lie on `field` (crop coordinates; points off the crop count as not)."""
-    c = quad.mean(axis=0)
     t = np.linspace(0.1, 0.9, 24, dtype=np.float32)[:, None]
     worst = 0.0
-    for k in range(4):
-        a, b = quad[k], quad[(k + 1) % 4]
-        d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
-        n = np.array([-d[1], d[0]], np.float32)
-        if np.dot(n, a - c) < 0:
-            n = -n
+    for a, b, _, n in _sides(quad):
         p = np.round(a + t * (b - a) + offset * n).astype(int)
         ok = (p[:, 0] >= 0) & (p[:, 1] >= 0) & (p[:, 0] < field.shape[1]) & (p[:, 1] < field.shape[0])
         on = np.zeros(len(p), bool)
