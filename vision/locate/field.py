@@ -31,12 +31,13 @@ ONE_COLOUR = True    # the field as the pixels of its own colour, not all that i
 FIELD_CHROMA = 18.0  # the field's colour counts as one (a suit's) from this chroma (Lab a*b*, 8-bit
                      # units); below it (a wild's black, a washed-out card) every non-white pixel counts
 NEAR_CHROMA = 28.0   # a pixel of the field's colour: its chroma this near the field's median
-BEYOND = 0.04        # ... and just outside the outline (this share of its short side out), along
-FIELD_BEYOND = 0.5   # each side, at most this share of that colour: a card's field ends at its margin
-MIN_INSIDE_ONE = 0.3 # ... a region of the field's colour counts from this share inside the box, the
-                     # regions kept at least MIN_INSIDE inside it together (a box a little off the card
-                     # leaves a part of the field outside it; the table, another colour, is left out)
-MIN_ANGLE = 55.0     # ... and no corner of the outline sharper than this, degrees
+# With the field of one colour (the table, another colour, is left out of it):
+MIN_INSIDE_ONE = 0.3 # a region of it counts from this share inside the box, the regions kept at least
+                     # MIN_INSIDE inside it together (a box a little off the card leaves part of the
+                     # field outside it)
+MIN_ANGLE = 55.0     # no corner of the outline sharper than this, degrees, and
+BEYOND = 0.04        # just outside the outline (this share of its short side out), along each side,
+FIELD_BEYOND = 0.5   # at most this share of the field's colour: a card's field ends at its margin
 
 
 def _sides(quad: np.ndarray):
