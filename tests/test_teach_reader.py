@@ -3,7 +3,7 @@ the taught deck's confidence: pure functions, each rule once."""
 import numpy as np
 
 from vision.teach.deck import Match, confidence
-from vision.teach.reader import combine
+from vision.teach.reader import STRANGER, combine
 
 TAUGHT = {"red-7", "red-9", "blue-7"}
 
@@ -21,6 +21,16 @@ def test_a_sure_built_in_reading_of_an_untaught_card_wins_unless_the_taught_one_
     assert combine(m("red-7", 0.9), ("green-2", 0.8), TAUGHT) == ("green-2", 0.8)
     assert combine(m("red-7", 0.9, near=True), ("green-2", 0.8), TAUGHT) == ("red-7", 0.9)
     assert combine(m("red-7", 0.5, near=True), ("green-2", 0.8), TAUGHT) == ("green-2", 0.8)
+
+
+def test_on_a_deck_of_another_border_the_built_in_is_never_sure():
+    # its readers learned white-margined prints: a sure reading of an untaught card (the DINO 2 "dino"
+    # for a black-edged ice cream) is taken, but unsure, and the table confirms it
+    assert combine(m("red-7", 0.3), ("green-2", 0.9), TAUGHT, bordered=True) == ("green-2", STRANGER)
+    assert STRANGER < 0.6
+    # ... and a sure taught reading is no longer overruled by it
+    assert combine(m("red-7", 0.9), ("green-2", 0.9), TAUGHT, bordered=True) == ("red-7", 0.9)
+    assert combine(m("red-7", 0.9), ("green-2", 0.9), TAUGHT) == ("green-2", 0.9)   # white: as before
 
 
 def test_a_sure_near_taught_reading_against_a_sure_untaught_card_of_another_colour_is_unsure():

@@ -260,7 +260,7 @@ class Recognizer:
         builtin = self.identify_card(card_bgr, big, q.pts, frame.shape if frame is not None else None)
         if taught is None:
             return builtin
-        return combine(taught, builtin, self._taught_ids, self._colours)
+        return combine(taught, builtin, self._taught_ids, self._colours, bordered=self.border is not None)
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

@@ -39,6 +39,7 @@ Then:
 - else the built-in names an untaught card: its reading (unsure);
 - else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
   built-in's model was trained on other art (a re-drawn deck is read by what was taught).
+On a deck whose border is not white, the built-in is never sure (STRANGER) in any of the above.
 """
 from __future__ import annotations
 
@@ -52,6 +53,10 @@ ALONE = 0.8    # a taught reading this sure answers alone (the whole deck taught
                # built-in reads too, and may leave it unsure (CONFLICT)
 CONFLICT = 0.5  # the confidence of two sure readers naming two taught cards of one colour: unsure
 GUESS = 0.1    # a taught confidence below this: its first two cards are about as near (a guess)
+STRANGER = 0.5  # the built-in's confidence at most, on a deck whose border is not white: its readers
+               # learned white-margined prints, and on the teach bench's black-edged prints they were
+               # wrong and sure alone on 1% of the photos, and through a taught deck (of cards whose
+               # photos were refused) on 2 of 176 DINO 2 photos (session 19): the table confirms them
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
 
 
@@ -69,14 +74,17 @@ def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, car
     return td.match(embed(f))
 
 
-def combine(taught: Match, builtin, taught_cards, colours: dict | None = None) -> tuple[str, float]:
+def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
+            bordered: bool = False) -> tuple[str, float]:
     """(card, confidence) from the taught reading and, when it is not sure, the built-in's
     `builtin` = (card, confidence) or None (a deck without a built-in recognizer);
     `taught_cards`: the ids the taught deck knows; `colours`: card id -> its colour (None for
-    none), the deck's."""
+    none), the deck's; `bordered`: the deck's border is not white (STRANGER)."""
     if builtin is None or builtin[0] is None:
         return taught.card, taught.confidence
     card, conf = builtin
+    if bordered:
+        conf = min(conf, STRANGER)
     if card == twin(taught.card) and conf >= taught.confidence:
         return card, conf               # the bar decides, and the built-in reader looks for it
     same_colour = colours is not None and card in colours and colours[card] == colours.get(taught.card, "?")
