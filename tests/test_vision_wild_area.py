@@ -13,9 +13,8 @@ import pytest
 from referee import load_deck
 from vision.art.style import random_style
 from vision.art.uno import draw_face
-from vision.read.colour import colour_votes, four_colour_area
-from vision.read.fuse import (NO_COLOURS, NO_COLOURS_WILD, WILD_AREA_DRAW4, few_colours_evidence,
-                              four_colour_evidence, scarcest_two)
+from vision.read.colour import colour_votes, four_colour_area, scarcest_two
+from vision.read.fuse import NO_COLOURS, NO_COLOURS_WILD, WILD_AREA_DRAW4, few_colours_evidence, four_colour_evidence
 from vision.recognizer import Recognizer
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"

@@ -14,8 +14,8 @@ import numpy as np
 
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
-from .read.colour import card_colour, colour_votes, four_colour_area, palette_for
-from .read.fuse import few_colours_evidence, four_colour_evidence, fuse, scarcest_two
+from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
+from .read.fuse import few_colours_evidence, four_colour_evidence, fuse
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou

@@ -144,3 +144,11 @@ def four_colour_area(votes: dict) -> float:
     circle or field covers 0.44-0.80 of it (every print we render, and the real wilds of two prints);
     the four mini cards of a wild draw four 0.04-0.19 (the real ones: 0.13-0.19); a coloured card ~0."""
     return 4.0 * votes["coloured"] * min(votes["votes"].values())
+
+
+def scarcest_two(votes: dict) -> float:
+    """The share of the card's face in its two scarcest colours: coloured share x their two votes.
+    Every wild shows all four colours (0.017 and more of its face in the scarcest two, fuse.py
+    `few_colours_evidence`); a coloured card or a dark disc ~0."""
+    two = sorted(votes["votes"].values())[:2]
+    return float(votes["coloured"]) * float(sum(two))

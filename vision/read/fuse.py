@@ -206,8 +206,8 @@ def four_colour_evidence(symbols: list[str], b: np.ndarray, area: float) -> np.n
 
 # Every wild is printed in the four colours: a big oval, circle or field of them, or at least the
 # four letters of "WILD". Measured (session 19, the share of the face in the scarcest two colours,
-# colour_votes' coloured share times their two votes): 360 rendered wilds of six print families
-# seen by a camera (augment.camera_view) 0.027 and more; the lettered ones of two families drawn
+# colour.scarcest_two): 360 rendered wilds of six print families seen by a camera
+# (augment.camera_view) 0.027 and more; the lettered ones of two families drawn
 # clean (80) 0.017 and more; the 7 real wilds of two prints 0.24 and more. A dark disc with a
 # pale rim on a table (a coaster, cut by the picture's edge) passed verify as a black face in a white
 # margin and read "wild" sure at 0.0006. A wild draw four may be printed with no colour at all.
@@ -223,12 +223,6 @@ def few_colours_evidence(symbols: list[str], b: np.ndarray, scarcest_two: float)
     b = np.asarray(b, np.float64).copy()
     b[symbols.index("wild")] *= NO_COLOURS_WILD
     return b / b.sum()
-
-
-def scarcest_two(votes: dict) -> float:
-    """The share of the face in its two scarcest colours (colour.colour_votes' result)."""
-    two = sorted(votes["votes"].values())[:2]
-    return float(votes["coloured"]) * float(sum(two))
 
 
 def _six_or_nine(b: np.ndarray, symbols: list[str], underlined: str | None,
