@@ -116,3 +116,47 @@ def test_no_field_no_outline():
     paper = np.full((480, 640, 3), 235, np.uint8)
     box = np.float32([[250, 150], [400, 150], [400, 380], [250, 380]])
     assert field_outline(paper, box) is None
+
+
+def shadowed(card: str, angle: float, dim: float = 0.6):
+    """card_on white paper with a shadow (a phone's, a hand's) over the top of the picture and the
+    card's upper half: the shaded paper and the shaded margin are grey, and outnumber the field."""
+    img, truth = card_on(238, card, angle)
+    c = truth.mean(0)
+    shade = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(shade, [np.int32([[0, 0], [640, 0], [640, c[1] + 30], [0, c[1] - 40]])], 1)
+    return np.where(shade[..., None] > 0, (img * dim).astype(np.uint8), img), truth
+
+
+@pytest.mark.parametrize("card,angle", [("red-7", 10), ("blue-skip", -35), ("green-draw2", 80), ("yellow-0", 0)])
+def test_a_card_half_in_a_shadow_is_outlined_from_its_field(card, angle, monkeypatch):
+    import vision.locate.field as field
+    img, truth = shadowed(card, angle)
+    box = rough_box(truth)
+    quad = field_outline(img, box)
+    assert quad is not None and quad_iou(quad, truth) > 0.9 > quad_iou(box, truth)
+    # the field's colour taken from all that is not white (before): grey, or a weak colour whose
+    # distance takes the shade in, and no outline
+    monkeypatch.setattr(field, "SHADED", False)
+    assert field_outline(img, box) is None
+
+
+@pytest.mark.parametrize("card", ["wild", "wild-draw4"])
+def test_a_black_card_in_a_shadow_gives_no_field_of_one_colour(card, monkeypatch):
+    # a wild's colours are four, not one: none of them is taken for its field's, however much of
+    # the face they cover (the share asked for lowered to nothing: the four hues alone refuse it)
+    import vision.locate.field as field
+    from vision.locate.contour import whiteness_mask
+    img, truth = shadowed(card, 15)
+    ab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)[..., 1:] - 128.0
+    inside = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.int32(truth)], 1)
+    not_white = (whiteness_mask(img) == 0) & (inside > 0)
+    monkeypatch.setattr(field, "SHADED_SHARE", 0.01)
+    monkeypatch.setattr(field, "SHADED_MIX", 0.0)
+    assert field._shaded_field(ab, not_white, 0.0) is None
+    # and a coloured card's field in the same shadow is found so
+    img, truth = shadowed("green-3", 15)
+    ab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)[..., 1:] - 128.0
+    not_white = (whiteness_mask(img) == 0) & (inside > 0)
+    assert field._shaded_field(ab, not_white, 0.0) is not None

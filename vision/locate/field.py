@@ -31,6 +31,12 @@ ONE_COLOUR = True    # the field as the pixels of its own colour, not all that i
 FIELD_CHROMA = 18.0  # the field's colour counts as one (a suit's) from this chroma (Lab a*b*, 8-bit
                      # units); below it (a wild's black, a washed-out card) every non-white pixel counts
 NEAR_CHROMA = 28.0   # a pixel of the field's colour: its chroma this near the field's median
+SHADED = True        # where the pixels not white are mostly grey (a shadow over card and desk: their
+SHADED_BELOW = 36.0  # median's chroma under this, twice FIELD_CHROMA, where NEAR_CHROMA takes in grey),
+SHADED_SHARE = 0.25  # the field's colour from the coloured ones, when they are this share of them
+SHADED_ONE = 0.7     # and this share of those lies near their median hue (one colour, not a wild's four)
+SHADED_HUE = 20.0    # ... within this many degrees of hue (Lab a*b* angle)
+SHADED_MIX = 1.5     # ... and they are this many times as colourful as all that is not white
 # With the field of one colour (the table, another colour, is left out of it):
 MIN_INSIDE_ONE = 0.3 # a region of it counts from this share inside the box, the regions kept at least
                      # MIN_INSIDE inside it together (a box a little off the card leaves part of the
@@ -69,16 +75,47 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
     """Bool mask of the crop's pixels of the field's colour: chroma within NEAR_CHROMA of the
     median chroma of `field` (the pixels that are not white inside the box: mostly the field), or
     dark (the numeral's outline and shadow). None when the field's colour is no colour (a wild's
-    black field, a card washed out)."""
+    black field, a card washed out). Where most of `field` is grey, see _shaded_field."""
     if field.sum() < 16:
         return None
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
     ab = lab[..., 1:] - 128.0
+    dark = lab[..., 0] < 0.25 * float(np.percentile(lab[..., 0], 99))
     centre = np.median(ab[field], axis=0)
+    if SHADED and float(np.hypot(*centre)) < SHADED_BELOW:
+        # mostly grey, or a colour too weak to tell a grey from it by distance: see _shaded_field
+        near = _shaded_field(ab, field, float(np.hypot(*centre)))
+        if near is not None:
+            return near | dark
     if float(np.hypot(*centre)) < FIELD_CHROMA:
         return None
     near = np.hypot(ab[..., 0] - centre[0], ab[..., 1] - centre[1]) <= NEAR_CHROMA
-    return near | (lab[..., 0] < 0.25 * float(np.percentile(lab[..., 0], 99)))
+    return near | dark
+
+
+def _shaded_field(ab: np.ndarray, field: np.ndarray, chroma_all: float) -> np.ndarray | None:
+    """The field's colour where the pixels not white inside the box (`field`) are mostly grey: a
+    shadow across a card on a pale desk greys the desk and the card's margin alike, and the grey
+    outnumbers the field. The shadow keeps the field's hue but not its chroma (a yellow field 80-120
+    units lit, 50-60 shaded), so the field is the coloured pixels (FIELD_CHROMA) within SHADED_HUE
+    degrees of hue of their median; found when they are SHADED_SHARE of `field`, SHADED_ONE of
+    them are of that hue (one colour, not a wild's four), and they are SHADED_MIX times as colourful
+    as `field` as a whole (`chroma_all`, its median's chroma): grey mixed in, not a field of weak
+    colour throughout (a dark green), which the distance to its own median outlines better. A mask
+    of the crop, or None."""
+    chroma = np.hypot(ab[..., 0], ab[..., 1])
+    hue = np.degrees(np.arctan2(ab[..., 1], ab[..., 0]))
+    coloured = (chroma >= FIELD_CHROMA) & field
+    if int(coloured.sum()) < SHADED_SHARE * int(field.sum()):
+        return None
+    vivid = np.median(ab[coloured], axis=0)
+    if float(np.hypot(*vivid)) < SHADED_MIX * chroma_all:
+        return None
+    # the median hue about the direction of the median colour: hue is an angle
+    mean = np.degrees(np.arctan2(vivid[1], vivid[0]))
+    centre = mean + float(np.median((hue[coloured] - mean + 180.0) % 360.0 - 180.0))
+    near = (np.abs((hue - centre + 180.0) % 360.0 - 180.0) <= SHADED_HUE) & (chroma >= FIELD_CHROMA)
+    return near if float(near[coloured].mean()) >= SHADED_ONE else None
 
 
 def _field_beyond(field: np.ndarray, quad: np.ndarray, offset: float) -> float:
