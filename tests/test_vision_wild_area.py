@@ -70,6 +70,11 @@ def test_a_face_without_its_scarcest_two_colours_is_no_wild():
     low = few_colours_evidence(SYMBOLS, p, scarcest_two(disc))
     assert low[2] / low[3] == pytest.approx(0.90 * NO_COLOURS_WILD / 0.06)   # the wild weighed down
     assert SYMBOLS[int(low.argmax())] != "wild" or low.max() < 0.6
+    # a thumb outlined as a card (skin reads yellow and a little red; session 20): no wild either
+    thumb = {"coloured": 0.88, "votes": {"red": 0.153, "yellow": 0.840, "green": 0.0038, "blue": 0.0038}}
+    assert scarcest_two(thumb) == pytest.approx(0.88 * 0.0076)
+    low = few_colours_evidence(SYMBOLS, p, scarcest_two(thumb))
+    assert low[2] / low[3] == pytest.approx(0.90 * NO_COLOURS_WILD / 0.06)
     # a lettered wild ("WILD" in four colours, little of the face): as read before
     lettered = {"coloured": 0.08, "votes": {"red": 0.17, "yellow": 0.19, "green": 0.28, "blue": 0.36}}
     assert scarcest_two(lettered) >= NO_COLOURS

@@ -15,7 +15,8 @@ import numpy as np
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
-from .read.fuse import few_colours_evidence, four_colour_evidence, fuse
+from .read.fuse import few_colours_evidence, four_colour_evidence, fuse, holes_evidence
+from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
@@ -178,6 +179,7 @@ class Recognizer:
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
+            p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
         votes = v["votes"]
         colour = max(votes, key=votes.get)
         colour_share = votes[colour] if v["coloured"] >= 0.15 else 0.0

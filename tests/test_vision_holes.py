@@ -1,0 +1,103 @@
+"""The holes of the centre's shape (vision/read/holes.py) tell a skip (a ring cut by a bar: two holes)
+from a reverse (two arrows: none) on any print, and fuse.holes_evidence weighs the two by it."""
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.art import render_card
+from vision.art.style import random_style
+from vision.read.fuse import NOT_TWO_HOLES, TWO_HOLES, holes_evidence
+from vision.read.holes import centre_holes
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
+FAMILIES = ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"]
+SYMBOLS = ["9", "skip", "reverse", "draw2"]
+
+
+def card_with(draw) -> np.ndarray:
+    """A 112 x 174 card: white margin, red field, a white oval, and what `draw` puts in the centre."""
+    card = np.full((174, 112, 3), 250, np.uint8)
+    cv2.rectangle(card, (8, 8), (103, 165), (30, 30, 210), -1)
+    cv2.ellipse(card, (56, 87), (44, 70), 0, 0, 360, (250, 250, 250), -1)
+    draw(card)
+    return card
+
+
+def skip_sign(card):
+    cv2.circle(card, (56, 87), 20, (30, 30, 210), 6)
+    cv2.line(card, (42, 101), (70, 73), (30, 30, 210), 6)
+
+
+def two_arrows(card):
+    for sign in (1, -1):
+        y = 87 - sign * 10
+        tip = 56 + sign * 22
+        cv2.fillPoly(card, [np.int32([[56 - sign * 22, y - 3], [tip - sign * 8, y - 3], [tip - sign * 8, y - 9],
+                                      [tip, y], [tip - sign * 8, y + 9], [tip - sign * 8, y + 3],
+                                      [56 - sign * 22, y + 3]])], (30, 30, 210))
+
+
+def test_a_ring_cut_by_a_bar_has_two_holes_two_arrows_none():
+    assert centre_holes(card_with(skip_sign)) == 2
+    assert centre_holes(card_with(two_arrows)) == 0
+    # a field with nothing in its oval: no shape to count the holes of
+    assert centre_holes(card_with(lambda c: None)) is None
+
+
+def test_the_count_holds_for_a_light_symbol_on_a_dark_field():
+    # the ring-2018 print draws its symbols white on the field: the light shape is counted then
+    dark = np.full((174, 112, 3), 250, np.uint8)
+    cv2.rectangle(dark, (8, 8), (103, 165), (40, 120, 20), -1)
+    cv2.circle(dark, (56, 87), 20, (250, 250, 250), 6)
+    cv2.line(dark, (42, 101), (70, 73), (250, 250, 250), 6)
+    assert centre_holes(dark) == 2
+
+
+@pytest.mark.parametrize("family", ["classic", "filled-oval", "circle-2024"])
+def test_rendered_skips_with_a_closed_ring_have_two_holes(family):
+    for s in range(8):
+        face = render_card("red-skip", "uno", style=random_style(random.Random(s), prints=[family]), size=(112, 174))
+        assert centre_holes(np.ascontiguousarray(np.array(face)[:, :, :3])) == 2, (family, s)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_rendered_reverse_has_two_holes(family):
+    for s in range(8):
+        face = render_card("blue-reverse", "uno", style=random_style(random.Random(s), prints=[family]), size=(112, 174))
+        assert centre_holes(np.ascontiguousarray(np.array(face)[:, :, :3])) != 2, (family, s)
+
+
+@pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
+def test_real_skips_have_two_holes_and_real_reverses_none():
+    from vision.recognizer import TEXT_H, TEXT_W, Recognizer
+    from vision.rectify.warp import warp_card
+    rec = Recognizer("uno")
+    rows = {r["code"]: r["path"] for r in csv.DictReader(open(REAL / "labels.csv"))}
+    for colour in "rgby":
+        for code, want in ((f"{colour}S", 2), (f"{colour}R", 0)):
+            img = cv2.imread(str(REAL / rows[code]))
+            quad = rec.locate(img)[0].pts
+            assert centre_holes(warp_card(img, quad, (TEXT_W, TEXT_H))) == want, code
+
+
+def test_two_holes_weigh_the_reverse_down_and_anything_else_the_skip():
+    p = np.array([0.1, 0.3, 0.5, 0.1])
+    two = holes_evidence(SYMBOLS, p, 2)
+    # by hand: the reverse times 0.03 / 0.75 = 0.04 against every other symbol
+    assert two[2] / two[1] == pytest.approx(0.5 * 0.04 / 0.3)
+    assert two[0] / two[1] == pytest.approx(0.1 / 0.3) and two.sum() == pytest.approx(1.0)
+    assert TWO_HOLES["reverse"] / TWO_HOLES["skip"] == pytest.approx(0.04)
+    assert NOT_TWO_HOLES["skip"] / NOT_TWO_HOLES["reverse"] == pytest.approx(0.3)
+    for holes in (0, 1, 3, None):
+        other = holes_evidence(SYMBOLS, p, holes)
+        # by hand: the skip times 0.3 against every other symbol
+        assert other[1] / other[2] == pytest.approx(0.3 * 0.3 / 0.5)
+        assert other[0] / other[2] == pytest.approx(0.1 / 0.5)
+    # a deck without both symbols: nothing to weigh
+    assert np.allclose(holes_evidence(["9", "skip"], p[:2] / p[:2].sum(), 2), p[:2] / p[:2].sum())

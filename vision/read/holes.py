@@ -1,0 +1,55 @@
+"""Stage 3d: the holes of the shape in the card's centre, a clue that does not depend on the print.
+
+The symbol readers learned the prints they were trained on, and a print they have not seen may
+draw its reverse in a way they take for a skip: left out of their training, the circle-2024
+print's reverse (two arrows bent round a circle) read "skip" on 11 of 300 renders (bench/
+vision_accuracy.py, lopo cell, session 20). What a skip has and no reverse has is topology: a
+skip is a ring cut by a bar, one shape with two holes; a reverse is two arrows, shapes without
+any. (Two of our six render families cut the ring in two with the bar: no holes at all, as a
+reverse; the real prints we have seen do not.) Measured (session 20) on the largest shape in the
+centre:
+
+- renders of six print families through the camera model, 8 of each: skips 35 of 48 with two
+  holes (a thin ring broken by blur or a bold bar merged has fewer), reverses 0 of 48;
+- the real photos (classic print on a dark table, filled-oval print on black and hand-held): skips
+  24 of 28 with two holes, reverses 0 of 28; an 8 has two as well (19 of 20), a 5 or a 9 of the
+  filled-oval print now and then (4 of 18), no other card.
+
+fuse.holes_evidence turns the count into evidence between the two symbols alone.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CARD_W, CARD_H = 112, 174            # the warp the centre is looked at in
+CENTRE = (0.18, 0.28, 0.82, 0.72)    # the big symbol's place on every print (x0, y0, x1, y1)
+MIN_SHAPE = 0.04                     # a shape: at least this share of the centre's area ...
+MIN_HOLE = 0.03                      # ... a hole: at least this share of the shape's bounding box
+
+
+def centre_holes(card_bgr: np.ndarray) -> int | None:
+    """The number of holes in the largest shape of the card's centre that does not touch the
+    centre's edge (the symbol, not the field or oval round it), dark on light or light on dark,
+    whichever is larger (prints draw the symbol either way); None when there is no such shape."""
+    card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
+                      if card_bgr.shape[1] > CARD_W else cv2.INTER_LINEAR)
+    x0, y0, x1, y1 = (int(round(f * s)) for f, s in zip(CENTRE, (CARD_W, CARD_H, CARD_W, CARD_H)))
+    # the darkest channel: a coloured symbol on white and a white one on colour both stand out
+    grey = card[y0:y1, x0:x1].min(axis=2)
+    _, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    best: tuple[int, int] | None = None           # (area, holes) of the largest shape
+    for ink in (255 - light, light):
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        for k in range(1, n):
+            x, y, w, h, area = stats[k]
+            if x == 0 or y == 0 or x + w >= ink.shape[1] or y + h >= ink.shape[0] or area < MIN_SHAPE * ink.size:
+                continue
+            if best is not None and area <= best[0]:
+                continue
+            shape = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+            contours, hierarchy = cv2.findContours(shape, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+            holes = sum(1 for c, (_, _, _, parent) in zip(contours, hierarchy[0])
+                        if parent >= 0 and cv2.contourArea(c) >= MIN_HOLE * w * h)
+            best = (int(area), holes)
+    return None if best is None else best[1]
