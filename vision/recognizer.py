@@ -20,7 +20,7 @@ from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
-from .locate.quad import side_lengths
+from .locate.quad import side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
 from .locate.verify import verify_quad
@@ -38,10 +38,12 @@ TEXT_SAME = 5.0          # mean level difference of two thumbnails of a card und
 TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
 WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" is a wild (UNO family)
 RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO family face (_face_not_back)
+WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 FAR = (4.0, 3.0)        # the detector's looks from farther still (a card filling the picture) ...
 FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
+FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: only when none verified)
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
 
 
@@ -242,6 +244,10 @@ class Recognizer:
                 if not verdict.ok:
                     continue
                 trust = verdict.score
+                # a card the picture cuts is read whole: its cut part beyond the picture's edge
+                whole = to_card_shape(q.pts, frame.shape) if WHOLE else q.pts
+                if whole is not q.pts:
+                    q, card_bgr = Quad(whole, q.score), warp_card(frame, whole)
             card, conf = self._identify(frame, q, card_bgr)
             if card is not None:
                 out.append(Reading(card, conf * trust, q))
@@ -340,12 +346,19 @@ class Recognizer:
         """`dets` with the detector's looks from farther still (FAR, in turn) when no look found a
         face (a card filling the picture), or none whose outline verified (a card held close at a
         slant, fingers over its edges: each look's box lies a little differently, and one lets the
-        edges be found). A verified outline from there replaces the faces it overlaps."""
+        edges be found). A verified outline from there replaces the faces it overlaps. Where the
+        faces' outlines verified, but none of them well (FAR_WEAK), a face's outline from farther
+        that verifies better takes its place: a card filling the picture, cut at an end, whose
+        box from near lay round its tilted oval."""
         for zoom in FAR:
             faces = [d for d in dets if d.kind == "card"]
-            if any(d.verified > 0 for d in faces) or (faces and not FAR_UNVERIFIED):
+            verified = [d.verified for d in faces if d.verified > 0]
+            if (verified and max(verified) >= FAR_WEAK) or (faces and not verified and not FAR_UNVERIFIED):
                 break
             far = self.detector.detect(bgr, zoom_outs=(zoom,))
+            if verified:
+                dets = [_better_from(far, d) if d.kind == "card" and d.verified > 0 else d for d in dets]
+                continue
             dets = [d for d in dets if d.kind != "card" or not any(
                 f.verified > 0 and quad_iou(d.quad.pts, f.quad.pts) > 0.5 for f in far)] + far
             if not any(d.kind == "card" for d in dets):
@@ -380,6 +393,13 @@ class Recognizer:
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
         return self.read_all(bgr)[0]
+
+
+def _better_from(far: list, d):
+    """The face of `far` (detections from farther) that overlaps detection `d` and whose outline
+    verified better, or `d`."""
+    return next((f for f in far if f.kind == "card" and f.verified > d.verified
+                 and quad_iou(d.quad.pts, f.quad.pts) > 0.5), d)
 
 
 def _face_not_back(card_bgr: np.ndarray) -> bool:

@@ -77,6 +77,36 @@ def side_off_picture(a: np.ndarray, b: np.ndarray, shape: tuple) -> bool:
     return float(inside.mean()) < 0.5
 
 
+def to_card_shape(quad: np.ndarray, shape: tuple) -> np.ndarray:
+    """The quad of a card the picture cuts at one side, grown to a card's proportions: where one side
+    lies out of a picture of `shape` (side_off_picture) and the opposite one in it, the two sides
+    between are lengthened along their own directions until the card is CARD_ASPECT long for its
+    width as the side in view gives it (a card held close, an end or a long edge cut off: the
+    outline found ends where the picture ends, and a card squashed to it puts the symbol and the
+    corner index out of their places). Never shortened; `quad` itself when no side, or two opposite
+    sides, lie out of the picture, or it is long enough."""
+    q = order_corners(np.asarray(quad, np.float32).reshape(4, 2)).copy()
+    sides = side_lengths(q)
+    short = (0, 2) if sides[0] + sides[2] <= sides[1] + sides[3] else (1, 3)
+    off = [side_off_picture(q[k], q[(k + 1) % 4], shape) for k in range(4)]
+    cut = [k for k in range(4) if off[k] and not off[(k + 2) % 4]]
+    if len(cut) != 1:
+        return quad
+    k = cut[0]
+    a, b = q[k], q[(k + 1) % 4]                    # the side cut off
+    c, d = q[(k + 2) % 4], q[(k + 3) % 4]          # the side in view: b -> c and d -> a run between
+    across = float(np.linalg.norm(c - d))
+    want = across * CARD_ASPECT if k in short else across / CARD_ASPECT
+    grown = False
+    for end, start, i in ((a, d, k), (b, c, (k + 1) % 4)):
+        run = end - start
+        length = float(np.linalg.norm(run))
+        if 0 < length < want:
+            q[i] = start + run * (want / length)
+            grown = True
+    return q if grown else quad
+
+
 def inside_share(quad: np.ndarray, shape: tuple) -> float:
     """The share of the quad's area inside a picture of `shape`."""
     h, w = shape[:2]
