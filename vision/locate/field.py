@@ -82,12 +82,13 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
     ab = lab[..., 1:] - 128.0
     dark = lab[..., 0] < 0.25 * float(np.percentile(lab[..., 0], 99))
     centre = np.median(ab[field], axis=0)
-    if SHADED and float(np.hypot(*centre)) < SHADED_BELOW:
+    chroma = float(np.hypot(*centre))
+    if SHADED and chroma < SHADED_BELOW:
         # mostly grey, or a colour too weak to tell a grey from it by distance: see _shaded_field
-        near = _shaded_field(ab, field, float(np.hypot(*centre)))
+        near = _shaded_field(ab, field, chroma)
         if near is not None:
             return near | dark
-    if float(np.hypot(*centre)) < FIELD_CHROMA:
+    if chroma < FIELD_CHROMA:
         return None
     near = np.hypot(ab[..., 0] - centre[0], ab[..., 1] - centre[1]) <= NEAR_CHROMA
     return near | dark
