@@ -200,6 +200,23 @@ def test_the_text_reader_reads_a_rendered_numeral_in_either_orientation():
         assert "4" in (ev.centre[0], ev.corner[0])
 
 
+def test_a_batch_read_in_parts_side_by_side_reads_as_one_batch():
+    # the reader shares a batch out between single-threaded sessions: each line's text and
+    # confidence must be those of the whole batch read at once, in the crops' order
+    from vision.rectify import warp_card
+    from vision.read.text import CENTRE, TextReader, _crop
+    crops = [_crop(warp_card(table_with("ono", [(cid, (250, 160), False)]), true_quad(250, 160), (112, 174)), CENTRE)
+             for cid in ("green-4", "red-7", "blue-2", "yellow-8", "red-skip")]
+    one, split = TextReader(threads=1), TextReader(threads=2)
+    assert len(split.sessions) == 2
+    whole = one.read_lines(crops)
+    parts = split.read_lines(crops)
+    assert [t for t, _ in parts] == [t for t, _ in whole]
+    assert np.allclose([c for _, c in parts], [c for _, c in whole], atol=1e-5)
+    assert len({t for t, _ in whole}) > 1          # the crops read differently: an order that matters
+    assert split.read_lines(crops[:1]) == whole[:1]  # one crop: no parts
+
+
 @pytest.mark.parametrize("whole, close, expect", [
     ([("0", 0.2), ("", 0.0)], ("0", 0.95), ("0", 0.95)),     # read faintly whole, clearly closer: clear
     ([("", 0.0), ("2", 0.13)], ("3", 0.93), ("2", 0.13)),    # closer only (a reverse's S): not taken

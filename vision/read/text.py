@@ -68,7 +68,14 @@ class TextEvidence:
 class TextReader:
     def __init__(self, path: str | Path | None = None, threads: int = 2):
         path = Path(path) if path else models_dir() / MODEL_FILE
-        self.session = onnx_session(path, "text recognizer", "restore it from git", threads)
+        # one single-threaded session per thread, each reading its share of a batch at the same
+        # time: the model's layers on a 48-pixel line are too small for onnxruntime to share one
+        # out between threads (a batch of 4 crops: 15.4 ms on 2 threads, 15.7 on 1; two halves
+        # side by side: 8.1; build note in models/README.md, session 22)
+        self.sessions = [onnx_session(path, "text recognizer", "restore it from git", 1)
+                         for _ in range(max(1, threads))]
+        self.session = self.sessions[0]
+        self._pool = None       # the threads beside the caller's, started on the first batch
         try:
             chars = self.session.get_modelmeta().custom_metadata_map["character"].splitlines()
         except KeyError:
@@ -88,8 +95,23 @@ class TextReader:
         for i, (c, w) in enumerate(zip(crops, widths)):
             x = cv2.resize(c, (w, HEIGHT), interpolation=cv2.INTER_AREA if c.shape[0] > HEIGHT else cv2.INTER_CUBIC)
             batch[i, :, :, :w] = (x.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5) / 0.5
-        probs = self.session.run(None, {self.input_name: batch})[0]      # N x T x classes (softmax)
+        probs = np.concatenate(self._run(batch))                     # N x T x classes (softmax)
         return [_decode(p[:, self._classes]) for p in probs]
+
+    def _run(self, batch: np.ndarray) -> list[np.ndarray]:
+        """The model's output on `batch`, in parts read side by side, one part per session, the
+        caller's thread reading the first (each crop is read alone: the parts' outputs are the
+        whole batch's)."""
+        parts = [p for p in np.array_split(batch, len(self.sessions)) if len(p)]
+        if len(parts) == 1:
+            return [self.session.run(None, {self.input_name: batch})[0]]
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self._pool = ThreadPoolExecutor(len(self.sessions) - 1, thread_name_prefix="text-reader")
+        later = [self._pool.submit(s.run, None, {self.input_name: p})
+                 for s, p in zip(self.sessions[1:], parts[1:])]
+        first = self.session.run(None, {self.input_name: parts[0]})[0]
+        return [first] + [f.result()[0] for f in later]
 
     def read_card(self, card_bgr: np.ndarray) -> TextEvidence:
         """The text evidence of a rectified card (any size; best from a CARD_W x CARD_H warp)."""
