@@ -8,7 +8,7 @@ import pytest
 from vision.art import render_card
 from vision.locate import quad_iou
 from vision.locate.detector import _best_outline, _field_or
-from vision.locate.field import _field_beyond, _push_out, field_outline
+from vision.locate.field import _field_beyond, _main_colour, _push_out, field_outline
 from vision.locate.quad import corner_angles
 from vision.locate.verify import verify_quad
 from vision.synth.scene import Canvas
@@ -45,6 +45,55 @@ def test_a_card_on_white_paper_is_outlined_from_its_field(card, angle):
     assert quad is not None and quad_iou(quad, truth) > 0.9 > quad_iou(box, truth)
 
 
+@pytest.mark.parametrize("card,angle", [("red-7", 10), ("yellow-9", 0)])
+def test_a_box_well_off_the_card_still_gives_its_field(card, angle, monkeypatch):
+    # the detector's box turned 15 degrees and a quarter of the card's width aside (a card held
+    # close on a pale desk): a third of the field lies outside the box, and the field of one
+    # colour is still the card's
+    import vision.locate.field as field
+    img, truth = card_on(238, card, angle)
+    box = rough_box(truth, turn=15.0, grow=1.0) + (truth[1] - truth[0]) * 0.25
+    assert quad_iou(box, truth) < 0.6
+    quad = field_outline(img, box)
+    assert quad is not None and quad_iou(quad, truth) > 0.9
+    # with the field's regions bound to lie 80% inside the box together (before): no outline
+    monkeypatch.setattr(field, "MIN_INSIDE_ALL", 0.8)
+    assert field_outline(img, box) is None
+
+
+def test_an_outline_settled_over_paper_on_one_side_gives_way_to_the_field(monkeypatch):
+    # the edges' best outline verified 0.96, one side's margin band only 57% white: it ran onto the
+    # white paper beside the card (a quad askew of it). The field's outline verifies better and
+    # takes its place; a settled outline white all round is not looked at again (its cost)
+    import vision.locate.detector as detector
+    img, truth = card_on(238, "blue-9", 15)
+    askew = truth.copy()
+    askew[1] += (truth[1] - truth[0]) * 0.35
+    askew[2] += (truth[2] - truth[3]) * 0.1
+    leader = (rough_box(truth), "card", 0.9)
+    (ok, score, _), outline, *_ = _field_or(img, leader, ((True, 0.96, 0.9), askew, True, 0.57))
+    assert ok and score > 0.96 and quad_iou(outline, truth) > 0.9 > quad_iou(askew, truth)
+    kept = ((True, 0.96, 0.9), askew, True, 0.95)
+    assert _field_or(img, leader, kept) is kept
+    monkeypatch.setattr(detector, "FIELD_SETTLED", False)       # before: a settled outline stood
+    weak = ((True, 0.96, 0.9), askew, True, 0.57)
+    assert _field_or(img, leader, weak) is weak
+
+
+def test_the_field_is_looked_for_inside_the_best_outline_too(monkeypatch):
+    # the group's leading box lies half off the card (no field in it), the edges' best outline a
+    # little too big round it (verified 0.8): the field inside that outline gives the card's
+    import vision.locate.detector as detector
+    img, truth = card_on(238, "red-skip", 30)
+    leader = (rough_box(truth, turn=20.0, grow=1.0) + (truth[1] - truth[0]) * 0.5, "card", 0.9)
+    assert field_outline(img, leader[0]) is None
+    best = ((True, 0.8, 0.9), rough_box(truth, turn=3.0, grow=1.12), True, 0.9)
+    (ok, score, _), outline, *_ = _field_or(img, leader, best)
+    assert ok and score > 0.9 and quad_iou(outline, truth) > 0.9 > quad_iou(best[1], truth)
+    monkeypatch.setattr(detector, "FIELD_IN_OUTLINE", False)   # the leading box only (before)
+    assert _field_or(img, leader, best) is best
+
+
 @pytest.mark.parametrize("angle", [20, -50])
 def test_the_top_card_of_a_pile_is_outlined_not_the_pile(angle, monkeypatch):
     img, truth = card_on(60, "blue-4", angle, under="red-9")
@@ -54,7 +103,7 @@ def test_the_top_card_of_a_pile_is_outlined_not_the_pile(angle, monkeypatch):
     # as shipped, the edges' outlines include the box turned to the edges round it (the card's
     # short side is 31% of the picture's, a card held close), and the result is the card either way
     edges = _best_outline(img, box, 0.9)
-    (ok, score, _), outline, _ = _field_or(img, (box, "card", 0.9), edges)
+    (ok, score, _), outline, *_ = _field_or(img, (box, "card", 0.9), edges)
     assert ok and quad_iou(outline, truth) > 0.9
     # without the turn, the edges' best is a white-border contour that takes in the card below, or
     # the rough box itself (its margin bands moved inwards to find the margin, so it verifies, less
@@ -62,7 +111,7 @@ def test_the_top_card_of_a_pile_is_outlined_not_the_pile(angle, monkeypatch):
     import vision.locate.detector as detector
     monkeypatch.setattr(detector, "TURN_CLOSE", 1.0)
     edges = _best_outline(img, box, 0.9)
-    (ok, score, _), outline, _ = _field_or(img, (box, "card", 0.9), edges)
+    (ok, score, _), outline, *_ = _field_or(img, (box, "card", 0.9), edges)
     assert ok and quad_iou(outline, truth) > 0.9 > quad_iou(edges[1], truth)
 
 
@@ -138,6 +187,7 @@ def test_a_card_half_in_a_shadow_is_outlined_from_its_field(card, angle, monkeyp
     # the field's colour taken from all that is not white (before): grey, or a weak colour whose
     # distance takes the shade in, and no outline
     monkeypatch.setattr(field, "SHADED", False)
+    monkeypatch.setattr(field, "MAIN_COLOUR", False)
     assert field_outline(img, box) is None
 
 
@@ -160,3 +210,27 @@ def test_a_black_card_in_a_shadow_gives_no_field_of_one_colour(card, monkeypatch
     ab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)[..., 1:] - 128.0
     not_white = (whiteness_mask(img) == 0) & (inside > 0)
     assert field._shaded_field(ab, not_white, 0.0) is not None
+
+
+def pixels(parts, n=4000, seed=0):
+    """N x 2 Lab a*b* values: `parts` [(share, (a, b))], each spread by a few units of noise."""
+    rng = np.random.default_rng(seed)
+    return np.concatenate([np.float32(ab) + rng.normal(0, 3, (int(share * n), 2)).astype(np.float32)
+                           for share, ab in parts])
+
+
+def test_the_main_colour_of_a_field_under_fingers_is_its_own():
+    # a dark green field (chroma 22) under three fingers (orange) with the numeral's black outline:
+    # the median of the lot is grey, the commonest colour the field's
+    ab = pixels([(0.45, (-22, 4)), (0.3, (20, 28)), (0.25, (0, 0))])
+    assert np.hypot(*np.median(ab, axis=0)) < 18
+    got = _main_colour(ab)
+    assert got is not None and np.hypot(*(got - (-22, 4))) < 4 and np.hypot(*got) >= 18
+
+
+@pytest.mark.parametrize("parts", [
+    [(0.5, (0, 0)), (0.125, (50, 40)), (0.125, (-40, 30)), (0.125, (0, -45)), (0.125, (5, 70))],  # a wild
+    [(0.7, (2, 3)), (0.3, (-30, 10))],                                                            # mostly grey
+])
+def test_no_main_colour_where_no_colour_holds_the_field(parts):
+    assert _main_colour(pixels(parts)) is None

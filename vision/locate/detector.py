@@ -28,6 +28,9 @@ FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to h
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
+FIELD_SETTLED = True
+FIELD_DOUBT = 0.8
+FIELD_IN_OUTLINE = True
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
@@ -170,7 +173,7 @@ class CardDetector:
                 break
         out = []
         for b in (_field_or(bgr, group[0], best, self.even_border, self.border), best):
-            (ok, vscore, _), quad, refined = b
+            (ok, vscore, _), quad, refined = b[:3]
             out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
                                  from_field=b is not best))
         return out[0], out[1]
@@ -187,14 +190,14 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: b
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
         key = (v.ok, v.score, score)
         if best is None or key > best[0]:
-            best = (key, quad, refined)
+            best = (key, quad, refined, v.weakest)
     if best[0][0] and best[0][1] >= SETTLED:
         return best
     turned = _turned_outline(bgr, box, best[1] if best[0][0] else None, border, sweep)
     if turned is not None:
         v = verify_quad(bgr, turned, even_border, border)
         if (v.ok, v.score, score) > best[0]:
-            best = ((v.ok, v.score, score), turned, True)
+            best = ((v.ok, v.score, score), turned, True, v.weakest)
     return best
 
 
@@ -233,19 +236,27 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     breaks it up, but verify's margin depth (verify.py) ranks such an outline below the edges'."""
     pts, _, score = leader
     box = order_corners(pts)
-    if best[0][0] and best[0][1] >= SETTLED:
+    if best[0][0] and best[0][1] >= SETTLED and (not FIELD_SETTLED or best[3] >= FIELD_DOUBT):
         return best
-    quad = field_outline(bgr, box, border)
-    if quad is None:
+    # the field inside the leading box, and inside the best outline from the edges where one
+    # verified: a box askew of the card leaves part of its field outside, the outline less so
+    boxes = [box] + ([best[1]] if FIELD_IN_OUTLINE and best[0][0] and quad_iou(best[1], box) < 0.95 else [])
+    found = None
+    for b in boxes:
+        quad = field_outline(bgr, b, border)
+        if quad is None:
+            continue
+        v = verify_quad(bgr, quad, even_border, border)
+        if v.ok and (found is None or v.score > found[1].score):
+            found = (quad, v)
+    if found is None:
         return best
-    v = verify_quad(bgr, quad, even_border, border)
-    if not v.ok:
-        return best
+    quad, v = found
     # where the two agree, the field's outline only when it verifies clearly better (the edges'
     # best is a rough box whose margin bands had to move inwards)
     agree = best[0][0] and quad_iou(quad, best[1]) >= FIELD_DISAGREES
     if not best[0][0] or v.score > best[0][1] + (FIELD_BETTER if agree else 0.0):
-        return (True, v.score, score), quad, True
+        return (True, v.score, score), quad, True, v.weakest
     return best
 
 

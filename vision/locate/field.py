@@ -31,6 +31,9 @@ ONE_COLOUR = True    # the field as the pixels of its own colour, not all that i
 FIELD_CHROMA = 18.0  # the field's colour counts as one (a suit's) from this chroma (Lab a*b*, 8-bit
                      # units); below it (a wild's black, a washed-out card) every non-white pixel counts
 NEAR_CHROMA = 28.0   # a pixel of the field's colour: its chroma this near the field's median
+MAIN_COLOUR = True   # where the median of what is not white is grey: the field's colour from its commonest
+MAIN_BIN = 6.0       # colour (histogram bins of this many units), when MAIN_SHARE of those pixels lie
+MAIN_SHARE = 0.4     # within NEAR_CHROMA of it (fingers and a black outline over a dark green field)
 SHADED = True        # where the pixels not white are mostly grey (a shadow over card and desk: their
 SHADED_BELOW = 36.0  # median's chroma under this, twice FIELD_CHROMA, where NEAR_CHROMA takes in grey),
 SHADED_SHARE = 0.25  # the field's colour from the coloured ones, when they are this share of them
@@ -41,6 +44,7 @@ SHADED_MIX = 1.5     # ... and they are this many times as colourful as all that
 MIN_INSIDE_ONE = 0.3 # a region of it counts from this share inside the box, the regions kept at least
                      # MIN_INSIDE inside it together (a box a little off the card leaves part of the
                      # field outside it)
+MIN_INSIDE_ALL = 0.6
 MIN_ANGLE = 55.0     # no corner of the outline sharper than this, degrees, and
 BEYOND = 0.04        # just outside the outline (this share of its short side out), along each side,
 FIELD_BEYOND = 0.5   # at most this share of the field's colour: a card's field ends at its margin
@@ -89,9 +93,33 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
         if near is not None:
             return near | dark
     if chroma < FIELD_CHROMA:
-        return None
+        # the median is grey, but one colour may still hold most of the field: fingers over a
+        # dark green field, with the numeral's black outline, pull the median to grey
+        centre = _main_colour(ab[field]) if MAIN_COLOUR else None
+        if centre is None:
+            return None
     near = np.hypot(ab[..., 0] - centre[0], ab[..., 1] - centre[1]) <= NEAR_CHROMA
     return near | dark
+
+
+def _main_colour(ab: np.ndarray) -> np.ndarray | None:
+    """The median colour (Lab a*b*, N x 2) of the pixels within NEAR_CHROMA of the commonest
+    colour of at least FIELD_CHROMA among `ab`, when they are MAIN_SHARE of them; else None (a
+    wild's black with four colours about it, a card washed out)."""
+    bins = np.clip(((ab + 128.0) // MAIN_BIN).astype(np.int32), 0, int(256 // MAIN_BIN) - 1)
+    n = int(256 // MAIN_BIN)
+    hist = np.bincount(bins[:, 0] * n + bins[:, 1], minlength=n * n).reshape(n, n).astype(np.float32)
+    hist = cv2.blur(hist, (3, 3), borderType=cv2.BORDER_CONSTANT)
+    mid = (np.arange(n) + 0.5) * MAIN_BIN - 128.0
+    hist[np.hypot(mid[:, None], mid[None, :]) < FIELD_CHROMA] = 0.0    # greys and blacks are no field's colour
+    if hist.max() <= 0:
+        return None
+    i, j = np.unravel_index(int(hist.argmax()), hist.shape)
+    near = np.hypot(ab[:, 0] - mid[i], ab[:, 1] - mid[j]) <= NEAR_CHROMA
+    if near.mean() < MAIN_SHARE:
+        return None
+    centre = np.median(ab[near], axis=0)
+    return centre if float(np.hypot(*centre)) >= FIELD_CHROMA else None
 
 
 def _shaded_field(ab: np.ndarray, field: np.ndarray, chroma_all: float) -> np.ndarray | None:
@@ -166,12 +194,14 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
     if not keep.any():
         return None
     mask = keep[labels].astype(np.uint8) * 255
-    if one is not None and float(inside[mask > 0].mean()) < MIN_INSIDE:
+    if one is not None and float(inside[mask > 0].mean()) < MIN_INSIDE_ALL:
         return None
-    pts = cv2.findNonZero(mask)
-    if pts is None or len(pts) < MIN_FIELD * box_area * 0.5:
+    if int(stats[keep, cv2.CC_STAT_AREA].sum()) < MIN_FIELD * box_area * 0.5:
         return None
-    hull = cv2.convexHull(pts)
+    # the hull of the field's outer boundaries, the same as that of all its pixels from far fewer
+    # points; taken in the pixels' row order, so that it starts where that one does
+    edge = np.concatenate(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]).reshape(-1, 2)
+    hull = cv2.convexHull(edge[np.lexsort((edge[:, 0], edge[:, 1]))].reshape(-1, 1, 2))
     if cv2.contourArea(hull) < MIN_FIELD * box_area:
         return None
     got = _quad_from_contour(hull)

@@ -77,6 +77,7 @@ class Verdict:
     ok: bool
     score: float               # 0..1, how surely this is one whole card's outer edge
     reason: str = ""           # why not, in words, when not ok
+    weakest: float = 0.0       # the white share of the least white side's margin band in view
 
 
 def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -285,4 +286,4 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         score *= DEEP_ALL   # wild), or one on a table of that colour; an outline at the border's depth wins
     if even_border:     # the short sides (top, bottom) in view without a margin of one depth
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
-    return Verdict(True, float(np.clip(score, 0.0, 1.0)))
+    return Verdict(True, float(np.clip(score, 0.0, 1.0)), weakest=float(min(sides_seen)))
