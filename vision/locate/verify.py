@@ -27,6 +27,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from ..quantile import percentile
 from .border import Border, deep_sides, side_depths, side_runs
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
@@ -88,15 +89,15 @@ def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
-    whole = float(np.percentile(v, 97))
+    whole = percentile(v, 97)
     # the paper: the warp's brightest, unless a lamp's glare inside the card outshines its margin;
     # then the brightest of the outer ring (corners too), down to GLARE_FLOOR of the warp's brightest
     h, w = v.shape[:2]
     k = max(2, int(round(RING * w)))
     ring = np.concatenate([v[:k].ravel(), v[-k:].ravel(), v[k:-k, :k].ravel(), v[k:-k, -k:].ravel()])
-    paper = max(min(whole, float(np.percentile(ring, 97))), GLARE_FLOOR * whole, 40.0)
+    paper = max(min(whole, percentile(ring, 97)), GLARE_FLOOR * whole, 40.0)
     # a colour cast tints the paper too: allow the paper's own saturation plus a margin
-    cast = float(np.percentile(s[v >= 0.85 * paper], 30)) if (v >= 0.85 * paper).any() else 0.0
+    cast = percentile(s[v >= 0.85 * paper], 30) if (v >= 0.85 * paper).any() else 0.0
     unsaturated = s <= min(cast + 70.0, 140.0)
     white = (v >= 0.62 * paper) & unsaturated
     if SIDE_FLOOR >= 1.0:
@@ -104,7 +105,7 @@ def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # each side's paper: the brightest of its ring, at most the card's paper and at least SIDE_FLOOR
     # of the warp's brightest (a ring on a dark table round the card stays below that)
     sides = [v[:k, k:w - k], v[k:h - k, w - k:], v[h - k:, k:w - k], v[k:h - k, :k]]   # top, right, bottom, left
-    level = np.array([min(paper, max(float(np.percentile(r, 97)), SIDE_FLOOR * whole, 40.0)) for r in sides],
+    level = np.array([min(paper, max(percentile(r, 97), SIDE_FLOOR * whole, 40.0)) for r in sides],
                      np.float32)
     return white, (v >= 0.62 * level[_nearest_side(h, w)]) & unsaturated
 
@@ -133,7 +134,7 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
     see margin_shares. `like`: a taught border's pixels (Border.mask), taken for the white ones."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    tol = EVEN * max(float(np.percentile(grey, 97)), 40.0)
+    tol = EVEN * max(percentile(grey, 97), 40.0)
     if like is None:
         white, side_white = _white(card_bgr)
     else:
@@ -224,7 +225,7 @@ def face_share(card_bgr: np.ndarray) -> float:
     hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
     h, w = hsv.shape[:2]
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
-    paper = max(float(np.percentile(v, 97)), 40.0)
+    paper = max(percentile(v, 97), 40.0)
     inner = (slice(int(0.15 * h), int(0.85 * h)), slice(int(0.15 * w), int(0.85 * w)))
     face = ((s[inner] > FACE_SATURATION) & (v[inner] > 0.25 * paper)) | (v[inner] < 0.3 * paper)
     return float(face.mean())
