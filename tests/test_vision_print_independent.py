@@ -217,21 +217,6 @@ def test_a_batch_read_in_parts_side_by_side_reads_as_one_batch():
     assert split.read_lines(crops[:1]) == whole[:1]  # one crop: no parts
 
 
-def test_the_centre_reads_the_same_whatever_the_corner_crops_beside_it():
-    # read_card's batch: the centre both ways, then the corner both ways (wider). Each part is
-    # padded to its own widest line, so the centre's reading is that of the centre alone
-    from vision.rectify import warp_card
-    from vision.read.text import CENTRE, CORNER, TextReader, _crop
-    reader = TextReader()
-    for cid in ("green-4", "red-7", "blue-9"):
-        card = warp_card(table_with("ono", [(cid, (250, 160), False)]), true_quad(250, 160), (112, 174))
-        turned = card[::-1, ::-1]
-        centre = [_crop(card, CENTRE), _crop(turned, CENTRE)]
-        corner = [_crop(card, CORNER), _crop(turned, CORNER)]
-        assert corner[0].shape[1] / corner[0].shape[0] > centre[0].shape[1] / centre[0].shape[0]
-        assert reader.read_lines(centre + corner)[:2] == reader.read_lines(centre)
-
-
 @pytest.mark.parametrize("whole, close, expect", [
     ([("0", 0.2), ("", 0.0)], ("0", 0.95), ("0", 0.95)),     # read faintly whole, clearly closer: clear
     ([("", 0.0), ("2", 0.13)], ("3", 0.93), ("2", 0.13)),    # closer only (a reverse's S): not taken

@@ -45,7 +45,6 @@ CENTRE_CLOSE = (0.18, 0.30, 0.82, 0.70)
 CLOSE_CLEAR = 0.9              # the closer reading counts from this confidence ...
 CLOSER = True                  # (False: the whole centre only)
 CORNER = (0.01, 0.01, 0.42, 0.23)
-SHARED_PAD = False             # (True: every line of a batch padded to the widest of all, as before)
 SYMBOL_OF_TEXT = {**{d: d for d in "0123456789"}, "+2": "draw2", "+4": "wild-draw4"}
 
 
@@ -91,28 +90,21 @@ class TextReader:
         if not crops:
             return []
         widths = [max(HEIGHT // 2, int(round(HEIGHT * c.shape[1] / max(c.shape[0], 1)))) for c in crops]
-        lines = []
-        for c, w in zip(crops, widths):
+        wmax = max(widths)
+        batch = np.zeros((len(crops), 3, HEIGHT, wmax), np.float32)   # 0 = mid-grey after normalising
+        for i, (c, w) in enumerate(zip(crops, widths)):
             x = cv2.resize(c, (w, HEIGHT), interpolation=cv2.INTER_AREA if c.shape[0] > HEIGHT else cv2.INTER_CUBIC)
-            lines.append((x.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5) / 0.5)
-        # in parts, one per session, in order (read_card's: the centre both ways, then the corner
-        # both ways); each part padded to its own widest line only: grey padding beside a line
-        # changes what is read in it (a classic white 7, its centre padded to the corner's width,
-        # went unread; alone it read "7")
-        order = np.array_split(np.arange(len(lines)), min(len(self.sessions), len(lines)))
-        if not SHARED_PAD:
-            parts = [_padded([lines[i] for i in idx]) for idx in order]
-        else:
-            whole = _padded(lines)
-            parts = [whole[idx] for idx in order]
-        # each part N x T x classes (softmax), T by the part's width
-        return [_decode(p[:, self._classes]) for out in self._run(parts) for p in out]
+            batch[i, :, :, :w] = (x.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5) / 0.5
+        probs = np.concatenate(self._run(batch))                     # N x T x classes (softmax)
+        return [_decode(p[:, self._classes]) for p in probs]
 
-    def _run(self, parts: list[np.ndarray]) -> list[np.ndarray]:
-        """The model's output on each batch of `parts`, read side by side, one part per session,
-        the caller's thread reading the first."""
+    def _run(self, batch: np.ndarray) -> list[np.ndarray]:
+        """The model's output on `batch`, in parts read side by side, one part per session, the
+        caller's thread reading the first (each crop is read alone: the parts' outputs are the
+        whole batch's)."""
+        parts = [p for p in np.array_split(batch, len(self.sessions)) if len(p)]
         if len(parts) == 1:
-            return [self.session.run(None, {self.input_name: parts[0]})[0]]
+            return [self.session.run(None, {self.input_name: batch})[0]]
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
             self._pool = ThreadPoolExecutor(len(self.sessions) - 1, thread_name_prefix="text-reader")
@@ -120,7 +112,6 @@ class TextReader:
                  for s, p in zip(self.sessions[1:], parts[1:])]
         first = self.session.run(None, {self.input_name: parts[0]})[0]
         return [first] + [f.result()[0] for f in later]
-
 
     def read_card(self, card_bgr: np.ndarray) -> TextEvidence:
         """The text evidence of a rectified card (any size; best from a CARD_W x CARD_H warp)."""
@@ -231,13 +222,3 @@ def _best(lines: list[tuple[str, float]]) -> tuple[str | None, float]:
         if sym is not None and conf > best[1]:
             best = (sym, conf)
     return best
-
-
-def _padded(lines: list[np.ndarray]) -> np.ndarray:
-    """A batch of normalised lines (3 x HEIGHT x width each), padded on the right to the widest
-    with 0 (mid-grey after normalising)."""
-    wmax = max(x.shape[2] for x in lines)
-    batch = np.zeros((len(lines), 3, HEIGHT, wmax), np.float32)
-    for i, x in enumerate(lines):
-        batch[i, :, :, :x.shape[2]] = x
-    return batch
