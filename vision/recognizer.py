@@ -37,6 +37,9 @@ TEXT_CACHE = 8           # cards whose text evidence is kept (the pile, a few ca
 TEXT_SAME = 5.0          # mean level difference of two thumbnails of a card under which it is the same
 TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
 WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" is a wild (UNO family)
+WILD_SHARE = 0.05        # ... and the share of the scarcest of its four colours (UNO family): a blurred
+                         # wild's dark green quadrant took 0.07 under a warm lamp; the detector's backs
+                         # of 60 synthetic scenes at most 0.001 (a back has two colours), real wilds 0.19+
 RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO family face (_face_not_back)
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -124,6 +127,7 @@ class Recognizer:
         # No back of the UNO family has all four colours (measured on renders of each deck's backs);
         # printed decks' backs may cover 0.1 with them, so they keep the stricter share
         self._wild_coloured = WILD_COLOURED if deck in TEXT_DECKS else 0.25
+        self._wild_share = WILD_SHARE if deck in TEXT_DECKS else 0.15
         self._red_backs = deck in TEXT_DECKS and RED_BACKS
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
         self.palette = palette_for(deck)  # the deck's colours as hue buckets
@@ -386,7 +390,8 @@ class Recognizer:
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four
         rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
-        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_coloured=self._wild_coloured)]
+        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_share=self._wild_share,
+                                                                           min_coloured=self._wild_coloured)]
         readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds, bgr)
         return readings, [q for q in backs if all(q is not w for w, _ in wilds)]
 
