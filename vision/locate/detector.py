@@ -28,9 +28,10 @@ FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to h
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
-FIELD_SETTLED = True
-FIELD_DOUBT = 0.8
-FIELD_IN_OUTLINE = True
+FIELD_SETTLED = True   # a settled edge outline (SETTLED) is checked against the field's all the same where
+FIELD_DOUBT = 0.8      # ... a side's margin band in view is under this share white: on white paper an
+                       # outline askew of the card runs onto the paper on one side (the field costs ~7 ms)
+FIELD_IN_OUTLINE = True  # the field looked for inside the best edge outline too, not only the leading box
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
@@ -181,8 +182,8 @@ class CardDetector:
 
 def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True, border=None,
                   sweep: bool = False):
-    """((verified, verify score, box score), outline, refined) of the best outline of one box
-    (`even_border`, `border`: see verify_quad; `sweep`: see snap_to_edges)."""
+    """((verified, verify score, box score), outline, refined, weakest side's white share) of the
+    best outline of one box (`even_border`, `border`: see verify_quad; `sweep`: see snap_to_edges)."""
     best = None
     for quad, refined, edges in _outlines(bgr, box, border, sweep):
         # an outline running off the picture only where its sides in view lie on edges found there

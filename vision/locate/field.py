@@ -42,9 +42,8 @@ SHADED_HUE = 20.0    # ... within this many degrees of hue (Lab a*b* angle)
 SHADED_MIX = 1.5     # ... and they are this many times as colourful as all that is not white
 # With the field of one colour (the table, another colour, is left out of it):
 MIN_INSIDE_ONE = 0.3 # a region of it counts from this share inside the box, the regions kept at least
-                     # MIN_INSIDE inside it together (a box a little off the card leaves part of the
-                     # field outside it)
-MIN_INSIDE_ALL = 0.6
+MIN_INSIDE_ALL = 0.6 # this share inside it together (a box off the card leaves part of the field
+                     # outside it; 0.8 until session 22: a box 15 degrees askew lost its field)
 MIN_ANGLE = 55.0     # no corner of the outline sharper than this, degrees, and
 BEYOND = 0.04        # just outside the outline (this share of its short side out), along each side,
 FIELD_BEYOND = 0.5   # at most this share of the field's colour: a card's field ends at its margin
