@@ -105,8 +105,8 @@ def _main_colour(ab: np.ndarray) -> np.ndarray | None:
     """The median colour (Lab a*b*, N x 2) of the pixels within NEAR_CHROMA of the commonest
     colour of at least FIELD_CHROMA among `ab`, when they are MAIN_SHARE of them; else None (a
     wild's black with four colours about it, a card washed out)."""
-    bins = np.clip(((ab + 128.0) // MAIN_BIN).astype(np.int32), 0, int(256 // MAIN_BIN) - 1)
     n = int(256 // MAIN_BIN)
+    bins = np.clip(((ab + 128.0) // MAIN_BIN).astype(np.int32), 0, n - 1)
     hist = np.bincount(bins[:, 0] * n + bins[:, 1], minlength=n * n).reshape(n, n).astype(np.float32)
     hist = cv2.blur(hist, (3, 3), borderType=cv2.BORDER_CONSTANT)
     mid = (np.arange(n) + 0.5) * MAIN_BIN - 128.0
