@@ -54,6 +54,11 @@ EVEN = 0.08                    # a margin pixel within this share of the paper's
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
 SIDE_FLOOR = 0.6               # a side's margin against its own paper, at least this share of the warp's brightest
+SHADE_FLOOR = 0.4              # ... and, stretch by stretch along it, against the paper of that stretch, at least
+                               # this share: a shadow across the card (a hand, a phone) leaves its margin there
+                               # at 0.45-0.6 of the lit paper
+SHADE_WINDOW, SHADE_PART = 0.2, 0.75   # a stretch: this share of the side; its paper: this quantile of its brightest
+SHADE_DEPTH = 0.2              # ... brightest across this share of the card's width in from its edge
 DEPTH_MAX = 0.16               # a short side's margin, measured in from the outline to the face's colour: at
                                # most this share of the card's width (prints: 0.05-0.1, plus a band's shift)
 DEPTH_EVEN = 0.6               # ... and this share of the lines across it agree on its depth: a print's margin
@@ -107,7 +112,43 @@ def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sides = [v[:k, k:w - k], v[k:h - k, w - k:], v[h - k:, k:w - k], v[k:h - k, :k]]   # top, right, bottom, left
     level = np.array([min(paper, max(percentile(r, 97), SIDE_FLOOR * whole, 40.0)) for r in sides],
                      np.float32)
-    return white, (v >= 0.62 * level[_nearest_side(h, w)]) & unsaturated
+    near = _nearest_side(h, w)
+    bar = level[near]
+    if SHADE_FLOOR < SIDE_FLOOR:
+        pale = np.where(unsaturated, v, 0.0)
+        bar = np.minimum(bar, _shade_levels(pale, level, SHADE_FLOOR * whole)[near, _along_index(h, w)])
+    return white, (v >= 0.62 * bar) & unsaturated
+
+
+def _shade_levels(pale: np.ndarray, level: np.ndarray, floor: float) -> np.ndarray:
+    """Each side's paper level position by position along it (4 x max(h, w)): the brightest
+    unsaturated pixel across the outer SHADE_DEPTH of the card there, taken as the SHADE_PART
+    quantile over SHADE_WINDOW of the side around each position; at most the side's level and at
+    least `floor`. A shadow falling across a card (the phone or the hand over it, a lamp's edge)
+    darkens a stretch of its margin together with the field inside it: against the side's lit paper
+    that stretch is not white. Across the card's outer part, not its ring alone: an outline a little
+    outside the card, on a grey table, still finds the card's lit paper inside it and keeps the
+    side's level."""
+    h, w = pale.shape
+    d = max(2, int(round(SHADE_DEPTH * w)))
+    across = [pale[:d].max(axis=0), pale[:, w - d:].max(axis=1), pale[h - d:].max(axis=0), pale[:, :d].max(axis=1)]
+    out = np.empty((4, max(h, w)), np.float32)
+    for i, line in enumerate(across):
+        n = line.size
+        half = max(2, int(round(SHADE_WINDOW * n / 2)))
+        windows = np.lib.stride_tricks.sliding_window_view(np.pad(line, half, mode="edge"), 2 * half + 1)
+        kth = int(round(SHADE_PART * (2 * half)))
+        out[i, :n] = np.clip(np.partition(windows, kth, axis=1)[:, kth], floor, level[i])
+    return out
+
+
+@lru_cache(maxsize=8)
+def _along_index(h: int, w: int) -> np.ndarray:
+    """For each pixel of an h x w warp, its position along the side nearest to it (_nearest_side)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    idx = np.where(_nearest_side(h, w) % 2 == 0, xx, yy)
+    idx.setflags(write=False)
+    return idx
 
 
 @lru_cache(maxsize=8)
