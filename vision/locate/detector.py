@@ -32,6 +32,9 @@ FIELD_SETTLED = True   # a settled edge outline (SETTLED) is checked against the
 FIELD_DOUBT = 0.8      # ... a side's margin band in view is under this share white: on white paper an
                        # outline askew of the card runs onto the paper on one side (the field costs ~7 ms)
 FIELD_IN_OUTLINE = True  # the field looked for inside the best edge outline too, not only the leading box
+FIELD_OTHERS = 2       # ... and, where neither gives a field outline that verifies, inside this many of the
+                       # group's other boxes (other looks): a box cut short of the card crops its field, whose
+                       # colour then runs on beyond the outline, and field_outline refuses it
 SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
@@ -173,7 +176,8 @@ class CardDetector:
             if best[0][0] and best[0][1] >= SETTLED:   # as good as it gets: skip the other boxes
                 break
         out = []
-        for b in (_field_or(bgr, group[0], best, self.even_border, self.border), best):
+        others = [order_corners(p) for p, _, _ in group[1:1 + FIELD_OTHERS]]
+        for b in (_field_or(bgr, group[0], best, self.even_border, self.border, outlines, others), best):
             (ok, vscore, _), quad, refined = b[:3]
             out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
                                  from_field=b is not best))
@@ -228,13 +232,17 @@ def share_inside(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / area
 
 
-def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True, border=None) -> tuple:
+def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True, border=None,
+              fields: dict | None = None, others: list[np.ndarray] = ()) -> tuple:
     """The outline from the card's coloured field inside the group's leading box (field.py) instead
     of `best` (the best outline from the edges), when it verifies and either `best` does not, or
     `best` strays from it (IoU below FIELD_DISAGREES: on a pile, a white-border contour takes in
     the margin of the card below) and verifies worse; only for the leading box, not a box round a
     shape inside the card. At every size: on a card held close a thumb or glare over the field
-    breaks it up, but verify's margin depth (verify.py) ranks such an outline below the edges'."""
+    breaks it up, but verify's margin depth (verify.py) ranks such an outline below the edges'.
+    `fields`: each box's field outline and verdict, worked out once for a frame (detect's second
+    call, the closer look, meets the same boxes again). `others`: the group's other boxes, looked
+    inside when neither the leading box nor the best outline gives a field outline that verifies."""
     pts, _, score = leader
     box = order_corners(pts)
     if best[0][0] and best[0][1] >= SETTLED and (not FIELD_SETTLED or best[3] >= FIELD_DOUBT):
@@ -243,11 +251,22 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     # verified: a box askew of the card leaves part of its field outside, the outline less so
     boxes = [box] + ([best[1]] if FIELD_IN_OUTLINE and best[0][0] and quad_iou(best[1], box) < 0.95 else [])
     found = None
-    for b in boxes:
-        quad = field_outline(bgr, b, border)
+    fields = {} if fields is None else fields
+    tried: list[np.ndarray] = []
+    for i, b in enumerate(boxes + list(others)):
+        if i >= len(boxes):     # the others only while nothing verified, and unlike a box tried
+            if found is not None:
+                break
+            if any(quad_iou(b, t) >= 0.95 for t in tried):
+                continue
+        tried.append(b)
+        key = ("field", b.tobytes())
+        if key not in fields:
+            quad = field_outline(bgr, b, border)
+            fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, even_border, border))
+        quad, v = fields[key]
         if quad is None:
             continue
-        v = verify_quad(bgr, quad, even_border, border)
         if v.ok and (found is None or v.score > found[1].score):
             found = (quad, v)
     if found is None:

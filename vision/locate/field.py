@@ -74,11 +74,11 @@ def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
-    """Bool mask of the crop's pixels of the field's colour: chroma within NEAR_CHROMA of the
-    median chroma of `field` (the pixels that are not white inside the box: mostly the field), or
-    dark (the numeral's outline and shadow). None when the field's colour is no colour (a wild's
-    black field, a card washed out). Where most of `field` is grey, see _shaded_field."""
+def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(bool mask of the crop's pixels of the field's colour: chroma within NEAR_CHROMA of the
+    median chroma of `field` (the pixels that are not white inside the box: mostly the field), the
+    same or dark (the numeral's outline and shadow)). None when the field's colour is no colour (a
+    wild's black field, a card washed out). Where most of `field` is grey, see _shaded_field."""
     if field.sum() < 16:
         return None
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
@@ -90,7 +90,7 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
         # mostly grey, or a colour too weak to tell a grey from it by distance: see _shaded_field
         near = _shaded_field(ab, field, chroma)
         if near is not None:
-            return near | dark
+            return near, near | dark
     if chroma < FIELD_CHROMA:
         # the median is grey, but one colour may still hold most of the field: fingers over a
         # dark green field, with the numeral's black outline, pull the median to grey
@@ -98,7 +98,7 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> np.ndarray | None:
         if centre is None:
             return None
     near = np.hypot(ab[..., 0] - centre[0], ab[..., 1] - centre[1]) <= NEAR_CHROMA
-    return near | dark
+    return near, near | dark
 
 
 def _main_colour(ab: np.ndarray) -> np.ndarray | None:
@@ -177,8 +177,10 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
     shrunk = c + (box - c) * 0.97 - np.array([x0, y0], np.float32)
     cv2.fillPoly(inside, [np.round(shrunk).astype(np.int32)], 1)
     not_white = margin == 0
-    one = _of_field_colour(crop, not_white & (inside > 0)) if ONE_COLOUR and border is None else None
+    colour = _of_field_colour(crop, not_white & (inside > 0)) if ONE_COLOUR and border is None else None
+    one = None if colour is None else colour[1]
     if one is not None:
+        hue = not_white & colour[0]
         not_white &= one
     field = cv2.morphologyEx(not_white.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
@@ -214,7 +216,10 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
         # a card's corners, even at a 45-degree slant, are far from this sharp: the field's hull
         # lost a part of the field (joined to the table or a hand of its colour) and cuts the card
         return None
-    if one is not None and _field_beyond(field, q - np.array([x0, y0], np.float32),
+    # of the field's own colour, not dark: on a dark table all round the card is as dark as a
+    # numeral's outline
+    if one is not None and _field_beyond(cv2.morphologyEx(hue.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                                         q - np.array([x0, y0], np.float32),
                                          BEYOND * float(side_lengths(q).min())) > FIELD_BEYOND:
         # the field's colour goes on outside a side: a part of the field joined to the table or
         # to a hand of its colour was dropped (or the box cut it off), and the outline cuts the card
