@@ -15,7 +15,9 @@ Cells (groups for --cells):
              that big does not fit: 95 %), the table mirrored beyond the photo's edges with the card
              painted out of the mirrored part; card short side 5..95 % of the picture's short side
              (lying across), in-plane rotation 0..180 and camera tilt 15..45 degrees at 25 %, colour
-             casts and dim light at 25 %, Gaussian and motion blur and JPEG at 25 %. A fixed seed
+             casts and dim light at 25 %, Gaussian and motion blur and JPEG at 25 %, a card run off
+             the picture (upright at 90 %, by a corner at 55 %), a shadow's edge across the card
+             (0.4-0.6 of the light, at 25 and 60 %). A fixed seed
              (--seed) places the card and draws the noise, so the sweep is the same every run;
   transplant the real photos' cards (real-uno-dev and on-black) lifted out along the outline read
              right and drawn into new close-ups: other surfaces (tables, a sweater, a desk with a
@@ -40,7 +42,7 @@ expected calibration error, and the accuracy of the sure readings (should be >= 
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
---quick: every 4th photo, 11 of the 24 sweep cells, 40 scenes, 280 synthetic cards (about 2 minutes
+--quick: every 4th photo, 13 of the 28 sweep cells, 40 scenes, 280 synthetic cards (about 2 minutes
 on a shared 2-core machine; the full run about 10). --dump: one JSON line per read image (cell,
 name, truth, read, confidence, sure) to study the failures.
 """
