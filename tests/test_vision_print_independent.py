@@ -8,7 +8,7 @@ import pytest
 from helpers import table_with
 from vision.locate.edges import snap_to_edges
 from vision.locate.verify import verify_quad
-from vision.read.fuse import fuse
+from vision.read.fuse import DISSENT_CAP, dissent, fuse
 from vision.read.text import TextEvidence
 
 SYMBOLS = [str(d) for d in range(10)] + ["skip", "reverse", "draw2", "wild", "wild-draw4"]
@@ -300,3 +300,26 @@ def test_a_blob_cut_by_the_crop_s_edge_is_no_underline(monkeypatch):
     monkeypatch.setattr(text, "BAR_CLEAR", False)
     assert text.bar_side(_centre_crop(True, True)) == 0
     assert text.bar_side(_centre_crop(False, True)) == 1
+
+
+def test_shape_readers_sure_of_an_action_hold_a_numeral_read_at_the_centre_alone_below_sure():
+    # an S reverse with its arrow heads hidden (a finger, glare): the text reader "3" at the
+    # centre, the corner index (arrows) unread, the shape readers 0.66 for the reverse
+    shapes = probs("reverse", 0.66)
+    text = TextEvidence(("3", 0.86), (None, 0.0))
+    b = fuse(SYMBOLS, shapes, text, card_px=190)
+    assert SYMBOLS[int(b.argmax())] == "3" and b.max() > 0.6          # the text outweighs the shapes
+    held = dissent(SYMBOLS, shapes, b, text)
+    assert SYMBOLS[int(held.argmax())] == "3" and held.max() == DISSENT_CAP < 0.6
+    assert np.isclose(held.sum(), 1.0) and held[SYMBOLS.index("reverse")] > b[SYMBOLS.index("reverse")]
+
+
+@pytest.mark.parametrize("shapes,text", [
+    (probs("reverse", 0.66), TextEvidence(("3", 0.95), ("3", 0.97))),   # read again in its corner
+    (probs("8", 0.66), TextEvidence(("3", 0.95), (None, 0.0))),         # the shapes say a numeral
+    (probs("reverse", 0.4), TextEvidence(("3", 0.95), (None, 0.0))),    # the shapes are not sure
+    (probs("1", 0.99), TextEvidence(("7", 0.98), (None, 0.0))),         # a numeral against a numeral
+])
+def test_no_dissent_where_the_readers_do_not_disagree_that_way(shapes, text):
+    b = fuse(SYMBOLS, shapes, text, card_px=190)
+    assert dissent(SYMBOLS, shapes, b, text) is b

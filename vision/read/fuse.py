@@ -185,6 +185,37 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
     return b / b.sum()
 
 
+# The shape readers sure of an action symbol (a skip, a reverse, a +2), the text reader of a numeral
+# at the centre alone, its corner index not read as one: the two independent readers disagree, and
+# the table is asked. Seen wrong and sure: an S reverse whose arrow heads a finger or a lamp's glare
+# hides, read "3" at the centre at 0.86-0.99 with the shape readers at 0.66 for the reverse (3 of
+# some 2,000 transplanted real cards, sessions 22-23). A numeral read again in its corner is two
+# readings, and stands.
+DISSENT = 0.5           # the shape readers' share for their action symbol from which they dissent
+DISSENT_CAP = 0.55      # ... and the numeral's belief then at most this (below the app's "sure")
+ACTIONS = ("skip", "reverse", "draw2")
+
+
+def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
+    """The belief `b` with its numeral held below sure where the shape readers (`shapes`) are sure
+    of an action symbol and the text reader read the numeral at the centre only (see DISSENT)."""
+    if text is None or DISSENT >= 1.0:
+        return b
+    top, shape_top = int(np.argmax(b)), int(np.argmax(shapes))
+    numeral, action = symbols[top], symbols[shape_top]
+    if (numeral not in DIGITS or action not in ACTIONS or shapes[shape_top] < DISSENT
+            or b[top] <= DISSENT_CAP or text.centre[0] != numeral or text.corner[0] == numeral):
+        return b
+    # the rest of the belief scaled up in proportion: the numeral stays the first reading
+    rest = 1.0 - float(b[top])
+    if rest <= 0.0:
+        out = np.full(len(b), (1.0 - DISSENT_CAP) / max(1, len(b) - 1))
+    else:
+        out = np.asarray(b, np.float64) * ((1.0 - DISSENT_CAP) / rest)
+    out[top] = DISSENT_CAP
+    return out
+
+
 # A wild draw four's four colours are small (mini cards, a "+4"); a big four-colour area is a wild's
 # oval, circle or field. Measured (vision/read/colour.four_colour_area): wilds 0.44-0.80 where the
 # print has such a shape, wild draw fours at most 0.19, on renders of six print families and real
