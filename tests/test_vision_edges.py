@@ -162,3 +162,22 @@ def test_a_card_in_a_row_is_not_alone_and_a_shape_inside_it_is_no_neighbour():
     assert not alone(card, [beside])
     assert alone(card, [far, oval])
     assert alone(oval, [card])
+
+
+def test_a_box_inside_a_card_filling_the_picture_reaches_it_from_its_bounding_rectangle(monkeypatch):
+    # a card held close, upright, filling the picture's width and running off its foot; the
+    # detector's box lies inside it, 20 degrees askew (sweep "runs off: upright @90%"). Turned to
+    # the edges it is too small for the snap's reach, and snaps nowhere or onto the oval; the
+    # rectangle round it, along the edges, snaps onto the card's sides
+    import vision.locate.detector as detector
+    card = np.float32([[85, 8], [525, 8], [525, 690], [85, 690]])
+    img = _card_in(card, table=30)
+    box = order_corners(_turned((card - card.mean(0)) * 0.72 + np.float32([320, 290]), 20))
+    def on_card(q):     # the corners in view on the card's, the sides beyond the picture's foot
+        q = order_corners(q)
+        return (np.abs(q[:2] - card[:2]).max() < 4 and np.abs(q[2:, 0] - card[2:, 0]).max() < 6
+                and q[2:, 1].min() >= 480)
+    got = detector._turned_outlines(img, box, None)
+    assert any(on_card(q) for q in got), [q.round().tolist() for q in got]
+    monkeypatch.setattr(detector, "TURN_BOUND", False)                # the box turned alone (before)
+    assert not any(on_card(q) for q in detector._turned_outlines(img, box, None))

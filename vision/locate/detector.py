@@ -27,6 +27,9 @@ CLASSES = ("card", "back")
 FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
+TURN_BOUND = True      # ... and the box's bounding rectangle in the edges' orientation: a box 20 degrees askew
+                       # of a card filling the picture lies inside it, and turned it is too small for the snap's
+                       # reach (or snaps onto the oval); the rectangle round it reaches the card's sides
 INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
 FIELD_SETTLED = True   # a settled edge outline (SETTLED) is checked against the field's all the same where
 FIELD_DOUBT = 0.8      # ... a side's margin band in view is under this share white: on white paper an
@@ -198,8 +201,7 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: b
             best = (key, quad, refined, v.weakest)
     if best[0][0] and best[0][1] >= SETTLED:
         return best
-    turned = _turned_outline(bgr, box, best[1] if best[0][0] else None, border, sweep)
-    if turned is not None:
+    for turned in _turned_outlines(bgr, box, best[1] if best[0][0] else None, border, sweep):
         v = verify_quad(bgr, turned, even_border, border)
         if (v.ok, v.score, score) > best[0]:
             best = ((v.ok, v.score, score), turned, True, v.weakest)
@@ -305,19 +307,35 @@ def _outlines(bgr: np.ndarray, box: np.ndarray, border=None, sweep: bool = False
                 yield snapped, True, True
 
 
-def _turned_outline(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None,
-                    sweep: bool = False) -> np.ndarray | None:
+def _turned_outlines(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None,
+                     sweep: bool = False) -> list[np.ndarray]:
     """For a card held close whose best verified outline so far (`best`, None when none verified)
-    lies askew of the edges round it: the box
-    turned to those edges and snapped, or None. The detector's angle is coarse on close cards; on
-    tables seen from above it is not, and a turned box there took in a neighbour's margin."""
+    lies askew of the edges round it: the box turned to those edges and snapped, and the box's
+    bounding rectangle in the edges' orientation snapped (TURN_BOUND); none, one or both. The detector's angle is coarse on close cards; on tables seen from above it
+    is not, and a turned box there took in a neighbour's margin."""
     if float(side_lengths(box).min()) < TURN_CLOSE * min(bgr.shape[:2]):
-        return None
+        return []
     turned = turn_to_edges(bgr, box, best)
     if turned is None:
-        return None
-    snapped = snap_to_edges(bgr, turned, border, sweep)
-    return snapped if snapped is not None and quad_iou(snapped, turned) >= 0.6 else None
+        return []
+    out = []
+    tries = [turned] + ([_bounding_in(box, turned)] if TURN_BOUND else [])
+    for start in tries:
+        snapped = snap_to_edges(bgr, start, border, sweep)
+        if snapped is not None and quad_iou(snapped, start) >= 0.6:
+            out.append(snapped)
+    return out
+
+
+def _bounding_in(box: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """The smallest rectangle round `box` whose sides run along those of the rectangle `frame`."""
+    d = frame[1] - frame[0]
+    a = float(np.arctan2(d[1], d[0]))
+    rot = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]], np.float32)
+    c = box.mean(axis=0)
+    p = (box - c) @ rot.T
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    return order_corners(np.float32([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]) @ rot + c)
 
 
 def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,
