@@ -311,8 +311,9 @@ def _turned_outlines(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, 
                      sweep: bool = False) -> list[np.ndarray]:
     """For a card held close whose best verified outline so far (`best`, None when none verified)
     lies askew of the edges round it: the box turned to those edges and snapped, and the box's
-    bounding rectangle in the edges' orientation snapped (TURN_BOUND); none, one or both. The detector's angle is coarse on close cards; on tables seen from above it
-    is not, and a turned box there took in a neighbour's margin."""
+    bounding rectangle in the edges' orientation snapped (TURN_BOUND); none, one or both. The
+    detector's angle is coarse on close cards; on tables seen from above it is not, and a turned
+    box there took in a neighbour's margin."""
     if float(side_lengths(box).min()) < TURN_CLOSE * min(bgr.shape[:2]):
         return []
     turned = turn_to_edges(bgr, box, best)

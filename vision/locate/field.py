@@ -180,7 +180,7 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
     colour = _of_field_colour(crop, not_white & (inside > 0)) if ONE_COLOUR and border is None else None
     one = None if colour is None else colour[1]
     if one is not None:
-        hue = not_white & colour[0]
+        own = not_white & colour[0]     # of the field's colour itself, not dark (see _field_beyond below)
         not_white &= one
     field = cv2.morphologyEx(not_white.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
@@ -216,10 +216,10 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
         # a card's corners, even at a 45-degree slant, are far from this sharp: the field's hull
         # lost a part of the field (joined to the table or a hand of its colour) and cuts the card
         return None
-    # of the field's own colour, not dark: on a dark table all round the card is as dark as a
-    # numeral's outline
-    if one is not None and _field_beyond(cv2.morphologyEx(hue.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
-                                         q - np.array([x0, y0], np.float32),
+    # judged by the field's own colour, not the dark pixels counted with it: on a dark table all
+    # round the card is as dark as a numeral's outline
+    own = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) if one is not None else None
+    if one is not None and _field_beyond(own, q - np.array([x0, y0], np.float32),
                                          BEYOND * float(side_lengths(q).min())) > FIELD_BEYOND:
         # the field's colour goes on outside a side: a part of the field joined to the table or
         # to a hand of its colour was dropped (or the box cut it off), and the outline cuts the card

@@ -187,10 +187,9 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
 
 # The shape readers sure of an action symbol (a skip, a reverse, a +2), the text reader of a numeral
 # at the centre alone, its corner index not read as one: the two independent readers disagree, and
-# the table is asked. Seen wrong and sure: an S reverse whose arrow heads a finger or a lamp's glare
-# hides, read "3" at the centre at 0.86-0.99 with the shape readers at 0.66 for the reverse (3 of
-# some 2,000 transplanted real cards, sessions 22-23). A numeral read again in its corner is two
-# readings, and stands.
+# the table is asked. Seen wrong and sure: an S reverse whose arrow heads a lamp's glare washed out,
+# read "3" at the centre at 0.86 with the shape readers at 0.66 for the reverse (transplant, seed
+# 2727: 0.80, sure). A numeral read again in its corner is two readings, and stands.
 DISSENT = 0.5           # the shape readers' share for their action symbol from which they dissent
 DISSENT_CAP = 0.55      # ... and the numeral's belief then at most this (below the app's "sure")
 ACTIONS = ("skip", "reverse", "draw2")
