@@ -344,3 +344,23 @@ def test_a_silent_centre_is_read_again_in_each_pixel_s_brightest_channel(seed, b
     assert centre[0] == "7" and centre[1] >= text.VALUE_CLEAR
     monkeypatch.setattr(text, "BY_VALUE", False)                       # the colour picture alone (before)
     assert reader.read_card(card).centre[0] is None
+
+
+@pytest.mark.parametrize("card,blur", [("green-1", 1.5), ("blue-1", 0.0)])
+def test_a_centre_silent_in_colour_and_in_v_is_read_closer_in(card, blur, monkeypatch):
+    # a narrow 1 inside a print's white ring: the whole centre and its V read nothing, closer in
+    # (without the ring) it reads clearly; that reading counts from SILENT_CLOSE, above what any
+    # action card's closer crop gave on the real photos and sweeps (0.89)
+    import random
+    import cv2
+    import vision.read.text as text
+    from vision.art import render_card, style_for
+    face = render_card(card, "uno", style=style_for("uno", random.Random(14)), size=(112, 174))
+    img = np.ascontiguousarray(face[..., 2::-1])
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    reader = text.TextReader()
+    centre = reader.read_card(img).centre
+    assert centre[0] == "1" and centre[1] >= text.SILENT_CLOSE
+    monkeypatch.setattr(text, "SILENT_CLOSE", 1.0)                    # V alone (before)
+    assert reader.read_card(img).centre[0] is None

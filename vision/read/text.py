@@ -51,6 +51,10 @@ VALUE_CLEAR = 0.85             # ... its reading counting from this confidence. 
                                # Measured (build note, session 23): of 188 silent centres (real photos and 7 sweep
                                # cells), 17 numerals read right at 0.85 and more, and one 6 as "9" (the same to the
                                # fuse); no action card read as a numeral at 0.85 or more
+SILENT_CLOSE = 0.95             # ... and closer in (CENTRE_CLOSE, in colour), counting from this confidence: after
+                               # that, of some 350 silent centres (real photos, 7 sweep cells, seeds 1313 and 8484)
+                               # 27 numerals read right at 0.95 or more (a classic 1 or 7 in its white ring), none
+                               # wrong; action cards read at most 0.89 there (a reverse's arrows as "2")
 CORNER = (0.01, 0.01, 0.42, 0.23)
 SYMBOL_OF_TEXT = {**{d: d for d in "0123456789"}, "+2": "draw2", "+4": "wild-draw4"}
 
@@ -141,13 +145,17 @@ class TextReader:
         if BY_VALUE and centre[0] is None:
             # silent at the centre: read it again in the brightest of each pixel's channels, where
             # a field of any colour turns as pale as the numeral and the numeral's dark outline or
-            # shadow stands out on white (see BY_VALUE); only a clear reading of it counts
+            # shadow stands out on white (see BY_VALUE), and closer in (SILENT_CLOSE); only a clear
+            # reading of either counts
             value = [np.ascontiguousarray(np.repeat(_crop(c, CENTRE).max(axis=2, keepdims=True), 3, axis=2))
                      for c in (card, turned)]
-            lines_v = self.read_lines(value)
-            got = _best(lines_v)
-            if got[1] >= VALUE_CLEAR:
-                centre, centre_lines = got, lines_v
+            near = [_crop(c, CENTRE_CLOSE) for c in (card, turned)] if SILENT_CLOSE < 1.0 else []
+            lines = self.read_lines(value + near)
+            for read, clear in ((lines[:2], VALUE_CLEAR), (lines[2:], SILENT_CLOSE)):
+                got = _best(read)
+                if got[0] is not None and got[1] >= clear:
+                    centre, centre_lines = got, read
+                    break
         six_nine = None
         if "6" in (centre[0], corner[0]) or "9" in (centre[0], corner[0]):
             six_nine = _underlined(card, centre_lines[0][0].strip(), centre_lines[1][0].strip())
