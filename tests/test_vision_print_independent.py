@@ -364,3 +364,13 @@ def test_a_centre_silent_in_colour_and_in_v_is_read_closer_in(card, blur, monkey
     assert centre[0] == "1" and centre[1] >= text.SILENT_CLOSE
     monkeypatch.setattr(text, "SILENT_CLOSE", 1.0)                    # V alone (before)
     assert reader.read_card(img).centre[0] is None
+
+
+def test_a_second_look_at_a_silent_centre_is_dropped_where_the_shapes_see_an_action():
+    from vision.read.fuse import second_look
+    again = TextEvidence(("3", 0.98), ("2", 0.3), None, True)     # V or closer in: a reverse's arrows
+    assert second_look(SYMBOLS, probs("reverse", 0.65), again).centre == (None, 0.0)
+    assert second_look(SYMBOLS, probs("1", 0.40), again) is again          # the shapes on a numeral
+    assert second_look(SYMBOLS, probs("reverse", 0.4), again) is again     # not sure of the action
+    first = TextEvidence(("3", 0.98), ("2", 0.3))                           # the first look's own reading
+    assert second_look(SYMBOLS, probs("reverse", 0.65), first) is first

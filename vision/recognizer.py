@@ -15,7 +15,7 @@ import numpy as np
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
-from .read.fuse import dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence
+from .read.fuse import dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
@@ -177,7 +177,8 @@ class Recognizer:
             # the card's width in the picture it was read from: small text says little
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
-            shapes, text = p, self._text(source, quad)
+            shapes = p
+            text = second_look(self.model.classes, shapes, self._text(source, quad))
             p = dissent(self.model.classes, shapes, fuse(self.model.classes, p, text, width, seen), text)
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours

@@ -66,6 +66,7 @@ class TextEvidence:
     centre: tuple[str | None, float]
     corner: tuple[str | None, float]
     six_nine: str | None = None   # "6" or "9" where the numeral's underline told which way is up
+    second_look: bool = False     # the centre read only by the second look at a silent centre (V, closer)
 
     def symbols(self) -> dict[str, float]:
         """symbol -> the best confidence any place read it with."""
@@ -142,6 +143,7 @@ class TextReader:
             close = _best(near)
             if close[1] >= CLOSE_CLEAR and close[0] in faint:
                 centre, centre_lines = close, near
+        second = False
         if BY_VALUE and centre[0] is None:
             # silent at the centre: read it again in the brightest of each pixel's channels, where
             # a field of any colour turns as pale as the numeral and the numeral's dark outline or
@@ -154,12 +156,12 @@ class TextReader:
             for read, clear in ((lines[:2], VALUE_CLEAR), (lines[2:], SILENT_CLOSE)):
                 got = _best(read)
                 if got[0] is not None and got[1] >= clear:
-                    centre, centre_lines = got, read
+                    centre, centre_lines, second = got, read, True
                     break
         six_nine = None
         if "6" in (centre[0], corner[0]) or "9" in (centre[0], corner[0]):
             six_nine = _underlined(card, centre_lines[0][0].strip(), centre_lines[1][0].strip())
-        return TextEvidence(centre, corner, six_nine)
+        return TextEvidence(centre, corner, six_nine, second)
 
 
 def places_in_view(quad: np.ndarray, shape: tuple) -> tuple[float, float]:
