@@ -54,9 +54,10 @@ EVEN = 0.08                    # a margin pixel within this share of the paper's
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
 SIDE_FLOOR = 0.6               # a side's margin against its own paper, at least this share of the warp's brightest
-SHADE_FLOOR = 0.4              # ... and, stretch by stretch along it, against the paper of that stretch, at least
+SHADE_FLOOR = 0.5              # ... and, stretch by stretch along it, against the paper of that stretch, at least
                                # this share: a shadow across the card (a hand, a phone) leaves its margin there
-                               # at 0.45-0.6 of the lit paper
+                               # at 0.45-0.6 of the lit paper. 0.4 let an outline running past the card onto a
+                               # blurred finger and a dark desk verify (transplant seed 5757: its colour read wrong)
 SHADE_WINDOW, SHADE_PART = 0.2, 0.75   # a stretch: this share of the side; its paper: this quantile of its brightest
 SHADE_DEPTH = 0.2              # ... brightest across this share of the card's width in from its edge
 DEPTH_MAX = 0.16               # a short side's margin, measured in from the outline to the face's colour: at
