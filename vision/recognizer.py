@@ -15,7 +15,8 @@ import numpy as np
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
-from .read.fuse import dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look
+from .read.fuse import (dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look,
+                         shapes_dissent)
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
@@ -178,7 +179,9 @@ class Recognizer:
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
             shapes = p
-            text = second_look(self.model.classes, shapes, self._text(source, quad))
+            # the text reader's second look at a silent centre only where it could count
+            again = not shapes_dissent(self.model.classes, shapes)
+            text = second_look(self.model.classes, shapes, self._text(source, quad, again))
             p = dissent(self.model.classes, shapes, fuse(self.model.classes, p, text, width, seen), text)
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
@@ -205,7 +208,7 @@ class Recognizer:
                     best, best_p = cid, score
         return best, float(best_p)
 
-    def _text(self, card_bgr: np.ndarray, quad: np.ndarray | None = None) -> "TextEvidence":
+    def _text(self, card_bgr: np.ndarray, quad: np.ndarray | None = None, again: bool = True) -> "TextEvidence":
         """The text reader's evidence for a card, from the cache when the same card lay at the same
         place in a recent frame: a card resting on the pile is read by OCR once, not in every frame."""
         thumb = _thumb(card_bgr, (32, 48))
@@ -214,7 +217,7 @@ class Recognizer:
             if i is not None:
                 self._text_cache.insert(0, self._text_cache.pop(i))
                 return self._text_cache[0][2]
-        ev = self.text_reader.read_card(card_bgr)
+        ev = self.text_reader.read_card(card_bgr, again)
         self._text_cache = [(quad, thumb, ev)] + self._text_cache[:TEXT_CACHE - 1]
         return ev
 

@@ -197,6 +197,12 @@ DISSENT_CAP = 0.55      # ... and the numeral's belief then at most this (below 
 ACTIONS = ("skip", "reverse", "draw2")
 
 
+def shapes_dissent(symbols: list[str], shapes: np.ndarray) -> bool:
+    """Whether the shape readers give an action symbol (ACTIONS) DISSENT or more of their belief."""
+    top = int(np.argmax(shapes))
+    return symbols[top] in ACTIONS and float(shapes[top]) >= DISSENT
+
+
 def second_look(symbols: list[str], shapes: np.ndarray, text: TextEvidence | None) -> TextEvidence | None:
     """The text evidence with a centre read only by the second look at a silent centre (text.py
     BY_VALUE, SILENT_CLOSE) silent again where the shape readers give an action symbol DISSENT or
@@ -205,10 +211,7 @@ def second_look(symbols: list[str], shapes: np.ndarray, text: TextEvidence | Non
     (a classic 7 or 1) leaves the shape readers on numerals."""
     if text is None or not text.second_look:
         return text
-    top = int(np.argmax(shapes))
-    if symbols[top] in ACTIONS and shapes[top] >= DISSENT:
-        return replace(text, centre=(None, 0.0), second_look=False)
-    return text
+    return replace(text, centre=(None, 0.0), second_look=False) if shapes_dissent(symbols, shapes) else text
 
 
 def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:

@@ -125,8 +125,10 @@ class TextReader:
         first = self.session.run(None, {self.input_name: parts[0]})[0]
         return [first] + [f.result()[0] for f in later]
 
-    def read_card(self, card_bgr: np.ndarray) -> TextEvidence:
-        """The text evidence of a rectified card (any size; best from a CARD_W x CARD_H warp)."""
+    def read_card(self, card_bgr: np.ndarray, again: bool = True) -> TextEvidence:
+        """The text evidence of a rectified card (any size; best from a CARD_W x CARD_H warp).
+        `again`: a silent centre is looked at a second time (BY_VALUE, SILENT_CLOSE); the caller
+        says no where that reading would not count (fuse.second_look), and saves its time."""
         card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
                           if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
         turned = card[::-1, ::-1]
@@ -144,7 +146,7 @@ class TextReader:
             if close[1] >= CLOSE_CLEAR and close[0] in faint:
                 centre, centre_lines = close, near
         second = False
-        if BY_VALUE and centre[0] is None:
+        if again and BY_VALUE and centre[0] is None:
             # silent at the centre: read it again in the brightest of each pixel's channels, where
             # a field of any colour turns as pale as the numeral and the numeral's dark outline or
             # shadow stands out on white (see BY_VALUE), and closer in (SILENT_CLOSE); only a clear
