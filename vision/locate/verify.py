@@ -132,14 +132,16 @@ def _shade_levels(pale: np.ndarray, level: np.ndarray, floor: float) -> np.ndarr
     side's level."""
     h, w = pale.shape
     d = max(2, int(round(SHADE_DEPTH * w)))
-    across = [pale[:d].max(axis=0), pale[:, w - d:].max(axis=1), pale[h - d:].max(axis=0), pale[:, :d].max(axis=1)]
     out = np.empty((4, max(h, w)), np.float32)
-    for i, line in enumerate(across):
-        n = line.size
+    # the short sides (top, bottom) together, then the long ones (right, left): one quantile each
+    for sides, lines in (((0, 2), np.stack([pale[:d].max(axis=0), pale[h - d:].max(axis=0)])),
+                         ((1, 3), np.stack([pale[:, w - d:].max(axis=1), pale[:, :d].max(axis=1)]))):
+        n = lines.shape[1]
         half = max(2, int(round(SHADE_WINDOW * n / 2)))
-        windows = np.lib.stride_tricks.sliding_window_view(np.pad(line, half, mode="edge"), 2 * half + 1)
+        windows = np.lib.stride_tricks.sliding_window_view(np.pad(lines, ((0, 0), (half, half)), mode="edge"),
+                                                           2 * half + 1, axis=1)
         kth = int(round(SHADE_PART * (2 * half)))
-        out[i, :n] = np.clip(np.partition(windows, kth, axis=1)[:, kth], floor, level[i])
+        out[list(sides), :n] = np.clip(np.partition(windows, kth, axis=2)[..., kth], floor, level[list(sides)][:, None])
     return out
 
 
