@@ -248,3 +248,12 @@ def test_a_shadow_across_part_of_a_side_leaves_its_margin_white(monkeypatch):
     assert v.ok and v.score > 0.9, v
     monkeypatch.setattr(verify, "SHADE_FLOOR", verify.SIDE_FLOOR)     # the side's level alone (before)
     assert not verify_quad(img, quad).ok
+
+
+def test_the_median_of_five_is_opencv_s_at_every_size():
+    # worked out on a widened copy for speed (OpenCV's slow path at 64 pixels wide): the same values
+    from vision.locate.verify import _median5
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        g = (rng.random((int(rng.integers(5, 140)), int(rng.integers(5, 140)))) * 255).astype(np.uint8)
+        assert np.array_equal(_median5(g), cv2.medianBlur(g, 5))

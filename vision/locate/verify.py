@@ -183,7 +183,7 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
         white, side_white = _white(card_bgr)
     else:
         white = side_white = like
-    even = np.abs(grey - cv2.medianBlur(grey.astype(np.uint8), 5).astype(np.float32)) <= tol
+    even = np.abs(grey - _median5(grey.astype(np.uint8)).astype(np.float32)) <= tol
     if even_only:
         # a margin pixel against its neighbours along the margin (two either side) and across it
         # (one either side): paper is even both ways, a sweater or a wood grain is not; a 5x5
@@ -208,6 +208,14 @@ def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
                 best[i], moved[i] = share, k
     inner = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)]
     return best, moved, float(inner.mean()) if inner.size else 1.0, margin_depths(side_white)
+
+
+def _median5(img: np.ndarray) -> np.ndarray:
+    """cv2.medianBlur(img, 5) (uint8), worked out on the image widened by 4 replicated columns each
+    side and cut back: the same values (medianBlur replicates the border itself), and on OpenCV 5.0
+    a 64-pixel-wide image takes its slow path (0.49 ms against 0.045 at 72 wide)."""
+    wide = cv2.copyMakeBorder(img, 0, 0, 4, 4, cv2.BORDER_REPLICATE)
+    return cv2.medianBlur(wide, 5)[:, 4:-4]
 
 
 def margin_depths(side_white: np.ndarray) -> list[bool]:
