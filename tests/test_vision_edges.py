@@ -178,6 +178,6 @@ def test_a_box_inside_a_card_filling_the_picture_reaches_it_from_its_bounding_re
         return (np.abs(q[:2] - card[:2]).max() < 4 and np.abs(q[2:, 0] - card[2:, 0]).max() < 6
                 and q[2:, 1].min() >= 480)
     got = detector._turned_outlines(img, box, None)
-    assert any(on_card(q) for q in got), [q.round().tolist() for q in got]
+    assert any(on_card(q) for q, _ in got), [q.round().tolist() for q, _ in got]
     monkeypatch.setattr(detector, "TURN_BOUND", False)                # the box turned alone (before)
-    assert not any(on_card(q) for q in detector._turned_outlines(img, box, None))
+    assert not any(on_card(q) for q, _ in detector._turned_outlines(img, box, None))

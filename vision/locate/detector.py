@@ -30,6 +30,9 @@ TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose sh
 TURN_BOUND = True      # ... and the box's bounding rectangle in the edges' orientation: a box 20 degrees askew
                        # of a card filling the picture lies inside it, and turned it is too small for the snap's
                        # reach (or snaps onto the oval); the rectangle round it reaches the card's sides
+BOUND_WEAKEST = 0.5    # ... taken only where each side's margin band in view is at least this share white: the
+                       # rectangle round a box is bigger than the card, and may snap to the table beyond one side
+                       # with an outline of card proportions that verifies better than the card's own
 INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
 FIELD_SETTLED = True   # a settled edge outline (SETTLED) is checked against the field's all the same where
 FIELD_DOUBT = 0.8      # ... a side's margin band in view is under this share white: on white paper an
@@ -201,8 +204,10 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: b
             best = (key, quad, refined, v.weakest)
     if best[0][0] and best[0][1] >= SETTLED:
         return best
-    for turned in _turned_outlines(bgr, box, best[1] if best[0][0] else None, border, sweep):
+    for turned, bound in _turned_outlines(bgr, box, best[1] if best[0][0] else None, border, sweep):
         v = verify_quad(bgr, turned, even_border, border)
+        if bound and v.weakest < BOUND_WEAKEST:
+            continue
         if (v.ok, v.score, score) > best[0]:
             best = ((v.ok, v.score, score), turned, True, v.weakest)
     return best
@@ -308,10 +313,11 @@ def _outlines(bgr: np.ndarray, box: np.ndarray, border=None, sweep: bool = False
 
 
 def _turned_outlines(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, border=None,
-                     sweep: bool = False) -> list[np.ndarray]:
+                     sweep: bool = False) -> list[tuple[np.ndarray, bool]]:
     """For a card held close whose best verified outline so far (`best`, None when none verified)
     lies askew of the edges round it: the box turned to those edges and snapped, and the box's
-    bounding rectangle in the edges' orientation snapped (TURN_BOUND); none, one or both. The
+    bounding rectangle in the edges' orientation snapped (TURN_BOUND); none, one or both, each with
+    whether it came from the bounding rectangle. The
     detector's angle is coarse on close cards; on tables seen from above it is not, and a turned
     box there took in a neighbour's margin."""
     if float(side_lengths(box).min()) < TURN_CLOSE * min(bgr.shape[:2]):
@@ -321,10 +327,10 @@ def _turned_outlines(bgr: np.ndarray, box: np.ndarray, best: np.ndarray | None, 
         return []
     out = []
     tries = [turned] + ([_bounding_in(box, turned)] if TURN_BOUND else [])
-    for start in tries:
+    for k, start in enumerate(tries):
         snapped = snap_to_edges(bgr, start, border, sweep)
         if snapped is not None and quad_iou(snapped, start) >= 0.6:
-            out.append(snapped)
+            out.append((snapped, k == 1))
     return out
 
 
