@@ -95,6 +95,13 @@ def test_a_real_skip_filling_the_picture_cut_at_its_foot_is_read(monkeypatch):
     src = max(find_cards(img), key=lambda q: q.area).pts
     dst = np.float32([[69, 8], [501, 8], [501, 679], [69, 679]])       # 30% of it below the picture
     pic = vc.pose_image(img, src, dst, (640, 480), vc.table_only(img, src))
+    import vision.locate.detector as detector
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
+    # two ways to it since session 23: the farther look, and the near box's bounding rectangle along
+    # the card's edges (detector.TURN_BOUND); either alone reads it, neither does not
+    monkeypatch.setattr(detector, "TURN_BOUND", False)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     monkeypatch.setattr(recognizer, "FAR_WEAK", 0.0)
     assert recognizer.Recognizer("uno").read(pic)[0].card != "red-skip"
+    monkeypatch.setattr(detector, "TURN_BOUND", True)
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
