@@ -326,24 +326,29 @@ def test_no_dissent_where_the_readers_do_not_disagree_that_way(shapes, text):
     assert dissent(SYMBOLS, shapes, b, text) is b
 
 
+def _rendered_face(card: str, seed: int, blur: float) -> np.ndarray:
+    """A UNO card of print style `seed` (BGR, 112 x 174), blurred by `blur` pixels (0: sharp)."""
+    import random
+    import cv2
+    from vision.art import render_card, style_for
+    face = render_card(card, "uno", style=style_for("uno", random.Random(seed)), size=(112, 174))
+    img = np.ascontiguousarray(face[..., 2::-1])
+    return cv2.GaussianBlur(img, (0, 0), blur) if blur else img
+
+
 @pytest.mark.parametrize("seed,blur", [(8, 0.0), (11, 1.5)])
 def test_a_silent_centre_is_read_again_in_each_pixel_s_brightest_channel(seed, blur, monkeypatch):
     # a white 7 with a dark outline on red that OCR does not read at all (the classic print's 7,
     # real photos and sweeps: 17 of 50 silent numerals); in V the red field is as pale as the
     # numeral and its outline reads as a dark 7 on white
-    import random
-    import cv2
     import vision.read.text as text
-    from vision.art import render_card, style_for
-    face = render_card("red-7", "uno", style=style_for("uno", random.Random(seed)), size=(112, 174))
-    card = np.ascontiguousarray(face[..., 2::-1])
-    if blur:
-        card = cv2.GaussianBlur(card, (0, 0), blur)
-    reader = text.TextReader()
+    card, reader = _rendered_face("red-7", seed, blur), text.TextReader()
     centre = reader.read_card(card).centre
     assert centre[0] == "7" and centre[1] >= text.VALUE_CLEAR
     monkeypatch.setattr(text, "BY_VALUE", False)                       # the colour picture alone (before)
     assert reader.read_card(card).centre[0] is None
+    monkeypatch.setattr(text, "BY_VALUE", True)
+    assert reader.read_card(card, again=False).centre[0] is None       # the caller declines the second look
 
 
 @pytest.mark.parametrize("card,blur", [("green-1", 1.5), ("blue-1", 0.0)])
@@ -351,15 +356,8 @@ def test_a_centre_silent_in_colour_and_in_v_is_read_closer_in(card, blur, monkey
     # a narrow 1 inside a print's white ring: the whole centre and its V read nothing, closer in
     # (without the ring) it reads clearly; that reading counts from SILENT_CLOSE, above what any
     # action card's closer crop gave on the real photos and sweeps (0.89)
-    import random
-    import cv2
     import vision.read.text as text
-    from vision.art import render_card, style_for
-    face = render_card(card, "uno", style=style_for("uno", random.Random(14)), size=(112, 174))
-    img = np.ascontiguousarray(face[..., 2::-1])
-    if blur:
-        img = cv2.GaussianBlur(img, (0, 0), blur)
-    reader = text.TextReader()
+    img, reader = _rendered_face(card, 14, blur), text.TextReader()
     centre = reader.read_card(img).centre
     assert centre[0] == "1" and centre[1] >= text.SILENT_CLOSE
     monkeypatch.setattr(text, "SILENT_CLOSE", 1.0)                    # V alone (before)
