@@ -48,10 +48,10 @@ BY_VALUE = True                # a silent centre read again in the brightest cha
 VALUE_CLEAR = 0.85             # ... its reading counting from this confidence. The classic print's white numeral
                                # with a black shadow on red is often not read at all (its "7" above all); in V its
                                # field is as pale as the numeral, and the shadow reads as a dark numeral on white.
-                               # Measured (build note, session 23): of 188 silent centres (real photos and 7 sweep
+                               # Measured (models/README.md, session 23): of 188 silent centres (real photos and 7 sweep
                                # cells), 17 numerals read right at 0.85 and more, and one 6 as "9" (the same to the
                                # fuse); no action card read as a numeral at 0.85 or more
-SILENT_CLOSE = 0.95             # ... and closer in (CENTRE_CLOSE, in colour), counting from this confidence: after
+SILENT_CLOSE = 0.95            # ... and closer in (CENTRE_CLOSE, in colour), counting from this confidence: after
                                # that, of some 350 silent centres (real photos, 7 sweep cells, seeds 1313 and 8484)
                                # 27 numerals read right at 0.95 or more (a classic 1 or 7 in its white ring), none
                                # wrong; action cards read at most 0.89 there (a reverse's arrows as "2")
