@@ -257,25 +257,26 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     # the field inside the leading box, and inside the best outline from the edges where one
     # verified: a box askew of the card leaves part of its field outside, the outline less so
     boxes = [box] + ([best[1]] if FIELD_IN_OUTLINE and best[0][0] and quad_iou(best[1], box) < 0.95 else [])
-    found = None
     fields = {} if fields is None else fields
-    tried: list[np.ndarray] = []
-    for i, b in enumerate(boxes + list(others)):
-        if i >= len(boxes):     # the others only while nothing verified, and unlike a box tried
-            if found is not None:
-                break
-            if any(quad_iou(b, t) >= 0.95 for t in tried):
-                continue
-        tried.append(b)
+
+    def verified_field(b: np.ndarray):
+        """The field outline inside `b` and its verdict when it verifies, else None (once a box)."""
         key = ("field", b.tobytes())
         if key not in fields:
             quad = field_outline(bgr, b, border)
             fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, even_border, border))
         quad, v = fields[key]
-        if quad is None:
-            continue
-        if v.ok and (found is None or v.score > found[1].score):
-            found = (quad, v)
+        return (quad, v) if quad is not None and v.ok else None
+
+    found = max(filter(None, map(verified_field, boxes)), key=lambda f: f[1].score, default=None)
+    # where neither gives one, the first of the group's other boxes (unlike a box tried) that does
+    tried = list(boxes)
+    for b in others:
+        if found is not None:
+            break
+        if all(quad_iou(b, t) < 0.95 for t in tried):
+            tried.append(b)
+            found = verified_field(b)
     if found is None:
         return best
     quad, v = found

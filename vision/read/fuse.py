@@ -217,12 +217,11 @@ def second_look(symbols: list[str], shapes: np.ndarray, text: TextEvidence | Non
 def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
     """The belief `b` with its numeral held below sure where the shape readers (`shapes`) are sure
     of an action symbol and the text reader read the numeral at the centre only (see DISSENT)."""
-    if text is None or DISSENT >= 1.0:
+    if text is None or DISSENT >= 1.0 or not shapes_dissent(symbols, shapes):
         return b
-    top, shape_top = int(np.argmax(b)), int(np.argmax(shapes))
-    numeral, action = symbols[top], symbols[shape_top]
-    if (numeral not in DIGITS or action not in ACTIONS or shapes[shape_top] < DISSENT
-            or b[top] <= DISSENT_CAP or text.centre[0] != numeral or text.corner[0] == numeral):
+    top = int(np.argmax(b))
+    numeral = symbols[top]
+    if numeral not in DIGITS or b[top] <= DISSENT_CAP or text.centre[0] != numeral or text.corner[0] == numeral:
         return b
     # the rest of the belief scaled up in proportion: the numeral stays the first reading
     rest = 1.0 - float(b[top])
