@@ -49,6 +49,7 @@ FAR = (4.0, 3.0)        # the detector's looks from farther still (a card fillin
 FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
 FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: only when none verified)
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
+BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verified under this score
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:
@@ -322,7 +323,11 @@ class Recognizer:
         outlines: dict = {}      # kept for the closer look below: its boxes are new, the others' outlines not
         dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]
-        if close_ups and closer and closer[0] not in more and (not cards or any(not d.verified for d in cards)):
+        # (and on a deck of another border, any face whose outline verified less than well: the
+        # detector learned white-edged cards, and its coarse boxes round a black-edged one take in
+        # its shadow or the dark table beside it, whose outlines verify too, if less well)
+        unsure = (lambda d: not d.verified) if self.border is None else (lambda d: d.verified < BORDER_SETTLED)
+        if close_ups and closer and closer[0] not in more and (not cards or any(map(unsure, cards))):
             # a face found but no outline of it verified: the coarse looks' boxes missed its edge
             # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
             # the closer look's boxes are sharper; or no face found at all, where the coarse looks
@@ -346,9 +351,11 @@ class Recognizer:
         faces = [d for d, f in zip(dets, is_face) if f]
         backs = [d.quad for d, f in zip(dets, is_face) if not f]
         if self.border is not None:
-            # a dark frame inside a card (a corner index's black outline) verifies as a small card
-            faces = [d for d in faces if not any(o is not d and o.verified > 0 and o.quad.area > d.quad.area
-                                                 and share_inside(d.quad.pts, o.quad.pts) > INSIDE for o in faces)]
+            # a dark frame inside a card (a corner index's black outline) verifies as a small card, and
+            # a patch of dark table round a card as a big one: of two faces one inside the other (no two
+            # cards lie so), the one that verified better
+            faces = [d for d in faces if not any(o is not d and _nested(d, o) and (o.verified, o.quad.area) > (d.verified, d.quad.area)
+                                                 for o in faces)]
         return [d.quad for d in faces], backs
 
     def _from_farther(self, bgr: np.ndarray, dets: list) -> list:
@@ -403,6 +410,14 @@ class Recognizer:
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
         return self.read_all(bgr)[0]
+
+
+def _nested(a, b) -> bool:
+    """Whether one of two detections' outlines lies inside the other's (both verified)."""
+    if not (a.verified > 0 and b.verified > 0):
+        return False
+    small, big = (a, b) if a.quad.area <= b.quad.area else (b, a)
+    return share_inside(small.quad.pts, big.quad.pts) > INSIDE
 
 
 def _better_from(far: list, d):

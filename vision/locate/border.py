@@ -213,6 +213,18 @@ def deep_sides(depths: list, border: Border, width: int) -> tuple[int, int]:
     return deep, len(known) - deep
 
 
+def bottomless_sides(depths: list, width: int) -> int:
+    """How many sides' border runs as far in as side_runs looks (30% of the warp's `width`): no
+    face begins there. A black-edged card's own outline meets its face within twice the border's
+    depth (a black wild's face, at its short sides, within three times); an outline round a patch
+    of dark table has nothing but "border" in it."""
+    cap = max(3, int(round(0.3 * width)))
+    return sum(1 for d in depths if d is not None and d >= cap - BOTTOM_PX)
+
+
+BOTTOM_PX = 1.5     # bottomless_sides: within this many pixels of where the look stops (a wild's face: 4 short)
+
+
 DEEP, DEEP_PX = 1.4, 1.5    # a side deeper than this share of the deck's border depth, plus pixels
 
 

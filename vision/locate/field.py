@@ -25,6 +25,9 @@ MARGIN_FRAC = 0.085  # the white margin's width as a fraction of the field's wid
 MIN_FIELD = 0.35     # the field's area at least this share of the box's
 MIN_INSIDE = 0.8     # a region counts as the field's when this share of it lies inside the box
 AREA_RANGE = (0.7, 1.4)  # the outline's area against the box's
+BORDER_LEAST = 0.5   # ... from this share with a taught border not white: the detector learned white-edged
+                     # cards, and its box round a black-edged one takes in its shadow (0.76 of it the card);
+                     # an outline round a shape inside the card has the card's face, not its border, round it
 ONE_COLOUR = True    # the field as the pixels of its own colour, not all that is not white: a thumb
                      # or a hand over the card joins the field's halves to itself and to the
                      # table beyond, and takes the field's outline with it
@@ -44,6 +47,10 @@ SHADED_MIX = 1.5     # ... and they are this many times as colourful as all that
 MIN_INSIDE_ONE = 0.3 # a region of it counts from this share inside the box, the regions kept at least
 MIN_INSIDE_ALL = 0.6 # this share inside it together (a box off the card leaves part of the field
                      # outside it; 0.8 until session 22: a box 15 degrees askew lost its field)
+FIT = True          # the field's quad refitted to its outline's sides (_fit_sides) ...
+FIT_SPAN = (0.15, 0.85)   # ... from the pixels along this part of each side
+FIT_NEAR = 0.04     # ... within this share of its length of it
+FIT_MOVE = 0.15     # ... no corner moved more than this share of the short side
 MIN_ANGLE = 55.0     # no corner of the outline sharper than this, degrees, and
 BEYOND = 0.04        # just outside the outline (this share of its short side out), along each side,
 FIELD_BEYOND = 0.5   # at most this share of the field's colour: a card's field ends at its margin
@@ -57,6 +64,39 @@ def _sides(quad: np.ndarray):
         d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
         n = np.array([-d[1], d[0]], np.float32)
         yield a, b, d, (n if np.dot(n, a - c) >= 0 else -n)
+
+
+def _fit_sides(quad: np.ndarray, edge: np.ndarray) -> np.ndarray:
+    """The quad with each side refitted as a line through the outline's pixels `edge` (N x 2)
+    along its middle (FIT_SPAN), near it (FIT_NEAR of its length): the field's corners are rounded,
+    and a polygon through its hull cuts them, drawing every side a little in (measured on a
+    black-edged print: the pushed-out outline 0.89 of the card's IoU). A side with too few pixels
+    along it (a thumb over it) keeps its place."""
+    pts = edge.astype(np.float32)
+    lines = []
+    for a, b, d, n in _sides(quad):
+        length = float(np.linalg.norm(b - a))
+        rel = pts - a
+        along, off = rel @ d, rel @ n
+        sel = (along > FIT_SPAN[0] * length) & (along < FIT_SPAN[1] * length) & (np.abs(off) < max(2.0, FIT_NEAR * length))
+        if int(sel.sum()) < max(6, 0.3 * (FIT_SPAN[1] - FIT_SPAN[0]) * length):
+            lines.append((a, d))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(pts[sel].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    out = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        A = np.array([d1, -d2], np.float64).T
+        if abs(np.linalg.det(A)) < 1e-6:
+            return quad
+        t = np.linalg.solve(A, (p2 - p1).astype(np.float64))
+        out.append(p1 + d1 * t[0])
+    got = np.array(out, np.float32)
+    # a refit that moves a corner far has followed something else (a thumb's edge): the quad as it was
+    if float(np.abs(got - quad).max()) > FIT_MOVE * float(side_lengths(quad).min()):
+        return quad
+    return got
 
 
 def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
@@ -208,7 +248,10 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
     got = _quad_from_contour(hull)
     if got is None:
         return None
-    q = order_corners(got[0]) + np.array([x0, y0], np.float32)
+    q = order_corners(got[0])
+    if FIT:
+        q = order_corners(_fit_sides(q, edge))
+    q = q + np.array([x0, y0], np.float32)
     depth = getattr(border, "depth", 0.0)
     push = depth / max(1.0 - 2.0 * depth, 0.5) if depth > 0 else MARGIN_FRAC
     q = order_corners(_push_out(q, push * float(side_lengths(q).min())))
@@ -226,6 +269,7 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
         return None
     # the detector's box is roughly the card: an outline far smaller is a shape inside the card (a
     # box round the white oval gives the numeral's own colour as a "field")
-    if not AREA_RANGE[0] <= cv2.contourArea(q) / box_area <= AREA_RANGE[1]:
+    least = AREA_RANGE[0] if border is None else BORDER_LEAST
+    if not least <= cv2.contourArea(q) / box_area <= AREA_RANGE[1]:
         return None
     return q

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from ..quantile import percentile
-from .border import Border, deep_sides, side_depths, side_runs
+from .border import Border, bottomless_sides, deep_sides, side_depths, side_runs
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
@@ -72,6 +72,18 @@ MIN_FACE = 0.1                 # a commercial print's face inside its margin: at
                                # white: 0.64; a knitted sweater's patch that passed for margin and face: 0.05)
 FACE_SATURATION = 60           # coloured: at least this saturation (0-255; a washed-out green field: 70-90)
 DEEP_ALL = 0.8                 # the score kept when a taught border runs deeper than the deck's all round
+DEEP_SIDE = 0.85               # ... and per side where it does, others at its depth (was: refused from two such
+                               # sides). One side deep is an outline that took in a strip of dark table there
+                               # (a black-edged card's shadow): it verified as well as the card's own
+                               # outline. Two or more are also a black-edged wild: its face meets the border
+                               # at the short sides, and the card's own outline was refused
+BOTTOMLESS = 3                 # a taught border running as far in as it is looked for on this many sides: refused
+                               # (the teach photos of a black-edged print on dark tables: outlines round a patch
+                               # of table verified, and hid the card inside them)
+WEAK_SIDE = 0.5                # a side in view less white than this costs the score WEAK_COST per unit short:
+WEAK_COST = 0.4                # the mean over the sides saturates (margin / 0.7), so an outline with one side
+                               # on the table (0.07 white) scored as well as the card's own, whose perspective
+                               # left it less card-shaped
 MIN_INSIDE = 0.65              # the share of the quad's area that must lie in the picture: a card held
                                # close runs off it by a corner, or by both ends when it fills the picture
                                # upright (its short side 90% of a 4:3 picture's: 28% out), and the sides in
@@ -325,8 +337,11 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    deep, normal = deep_sides(side_depths(like), border, VERIFY_W) if border is not None else (0, 0)
-    if deep >= 2 and normal >= 1:
+    depths_in = side_depths(like) if border is not None else []
+    if bottomless_sides(depths_in, VERIFY_W) >= BOTTOMLESS:
+        return Verdict(False, 0.0, f"nothing but {colour} in it: not a card's face")
+    deep, normal = deep_sides(depths_in, border, VERIFY_W) if border is not None else (0, 0)
+    if deep >= 2 and normal >= 1 and not DEEP_SIDE:
         return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's on {deep} sides: "
                                    "the table round it taken in")
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
@@ -335,8 +350,11 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
-    if deep >= 2:       # deep all round: a card whose face is of the border's colour (a black-edged
-        score *= DEEP_ALL   # wild), or one on a table of that colour; an outline at the border's depth wins
+    if deep >= 2 and not normal:   # deep all round: a card whose face is of the border's colour (a black-
+        score *= DEEP_ALL   # edged wild), or one on a table of that colour; an outline at the border's depth wins
+    elif deep and DEEP_SIDE:
+        score *= DEEP_SIDE ** deep
+    score *= 1.0 - WEAK_COST * sum(max(0.0, WEAK_SIDE - s) for s in sides_seen)
     if even_border:     # the short sides (top, bottom) in view without a margin of one depth
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)), weakest=float(min(sides_seen)))
