@@ -33,6 +33,16 @@ def test_on_a_deck_of_another_border_the_built_in_is_never_sure():
     assert combine(m("red-7", 0.9), ("green-2", 0.9), TAUGHT) == ("green-2", 0.9)   # white: as before
 
 
+def test_on_a_deck_of_another_border_two_readers_agreeing_are_sure():
+    # the built-in sure of the card the taught deck names too, by some margin: sure (teach bench,
+    # black-edged uno: unsure 0.21 -> 0.18, none wrong and sure)
+    assert combine(m("red-7", 0.45), ("red-7", 0.9), TAUGHT, bordered=True) == ("red-7", 0.9)
+    # the taught deck all but guessing: the built-in stays unsure
+    assert combine(m("red-7", 0.05), ("red-7", 0.9), TAUGHT, bordered=True) == ("red-7", STRANGER)
+    # a 6 or a 9: the bar decides, and a half-turned card fools both readers alike
+    assert combine(m("red-9", 0.45), ("red-9", 0.9), TAUGHT, bordered=True) == ("red-9", STRANGER)
+
+
 def test_a_sure_near_taught_reading_against_a_sure_untaught_card_of_another_colour_is_unsure():
     # a yellow 5 never taught, read sure and near as the red 5 taught (its symbol from the red 5,
     # its colour weakly), the built-in sure of the yellow 5: the table confirms

@@ -67,15 +67,50 @@ def test_an_outline_taking_in_a_dark_table_loses_once_the_depth_is_known(black_r
     assert verify_quad(img, QUAD, border=border).ok
     true = verify_quad(img, QUAD, border=border)
     assert true.ok
-    # the outline taking in the table on two sides (right and bottom): refused
+    # the outline taking in the table on one side, on two (right and bottom): each side deeper than
+    # the deck's costs it (a black wild's own outline is deep at its short sides, and kept)
+    one = QUAD + np.float32([[0, 0], [30, 0], [30, 0], [0, 0]])
     two = QUAD + np.float32([[0, 0], [30, 0], [30, 45], [0, 45]])
-    v = verify_quad(img, two, border=border)
-    assert not v.ok and "deeper" in v.reason
+    v1, v2 = verify_quad(img, one, border=border), verify_quad(img, two, border=border)
+    assert v1.ok and v2.ok and v2.score < v1.score < true.score - 0.1
     # ... all round: like a card whose face is of the border's colour (a black-edged wild), kept,
     # but scored below the outline at the border's depth
     grown = QUAD.mean(axis=0) + (QUAD - QUAD.mean(axis=0)) * 1.25
     v = verify_quad(img, grown, border=border)
     assert v.ok and v.score < true.score
+
+
+def test_a_black_wild_s_own_outline_verifies_with_a_black_border():
+    # the face is black to the border at the wild's short sides: deeper than the deck's border
+    # there (refused until session 24, and a black-edged wild read nothing)
+    face = np.asarray(render_card("wild", "uno", style=_style("uno", BLACK_EDGE), size=(224, 348)))
+    img = _on_table(face, (205, 200, 190), QUAD)
+    red = _on_table(np.asarray(render_card("red-7", "uno", style=_style("uno", BLACK_EDGE), size=(224, 348))),
+                    (205, 200, 190), QUAD)
+    card = warp_card(red, QUAD, (64, 100))
+    from vision.locate.border import side_depths
+    colour = band_colour(card)
+    depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
+    border = replace(learn([colour] * 3), depth=depth)
+    assert verify_quad(img, QUAD, border=border).ok
+
+
+def test_a_patch_of_dark_table_is_no_black_edged_card(black_red_7):
+    # a card-shaped dark patch (a keyboard's shadow, a dark cloth) with nothing inside: its "border"
+    # runs as far in as it is looked for on every side. Before session 24 it scored 0.8 ("deep all
+    # round"), and hid the card lying inside it from the teach photos; it is kept (a print's black
+    # wild with a small symbol looks the same) but well below any card's own outline
+    img = _on_table(black_red_7, (205, 200, 190), QUAD)
+    card = warp_card(img, QUAD, (64, 100))
+    from vision.locate.border import side_depths
+    colour = band_colour(card)
+    depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
+    border = replace(learn([colour] * 3), depth=depth)
+    patch = np.full((480, 640, 3), (205, 200, 190), np.uint8)
+    cv2.rectangle(patch, (200, 80), (420, 420), (30, 28, 30), -1)
+    quad = np.float32([[200, 80], [420, 80], [420, 420], [200, 420]])
+    v = verify_quad(patch, quad, border=border)
+    assert v.score <= 0.6 < verify_quad(img, QUAD, border=border).score
 
 
 def test_a_white_deck_learns_no_border_and_a_coloured_one_learns_its_hue():

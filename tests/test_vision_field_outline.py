@@ -267,3 +267,24 @@ def test_the_field_is_looked_for_inside_the_groups_other_boxes():
     (ok, score, _), outline, *_ = _field_or(img, leader, nothing, others=[rough_box(truth)])
     assert ok and score > 0.9 and quad_iou(outline, truth) > 0.9
     assert _field_or(img, leader, nothing) is nothing            # the leading box only (before)
+
+
+def test_a_rounded_field_s_quad_is_refitted_to_its_sides():
+    # a field with rounded corners (every print's): the polygon through its hull cuts the corners,
+    # drawing each side in; the sides refitted through the outline's pixels meet at the true corners
+    from vision.locate.contour import _quad_from_contour
+    from vision.locate.field import _fit_sides
+    mask = np.zeros((400, 400), np.uint8)
+    truth = np.float32([[100, 80], [300, 80], [300, 330], [100, 330]])
+    r = 28
+    cv2.rectangle(mask, (100 + r, 80), (300 - r, 330), 255, -1)
+    cv2.rectangle(mask, (100, 80 + r), (300, 330 - r), 255, -1)
+    for cx, cy in ((100 + r, 80 + r), (300 - r, 80 + r), (300 - r, 330 - r), (100 + r, 330 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    edge = np.concatenate(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]).reshape(-1, 2)
+    rough = _quad_from_contour(cv2.convexHull(edge.reshape(-1, 1, 2)))[0]
+    from vision.locate.quad import order_corners
+    rough = order_corners(rough)
+    fitted = order_corners(_fit_sides(rough, edge))
+    assert np.abs(fitted - truth).max() < 1.5
+    assert np.abs(rough - truth).max() > 4 * np.abs(fitted - truth).max()

@@ -49,7 +49,7 @@ MIN_INSIDE_ALL = 0.6 # this share inside it together (a box off the card leaves 
                      # outside it; 0.8 until session 22: a box 15 degrees askew lost its field)
 FIT = True          # the field's quad refitted to its outline's sides (_fit_sides) ...
 FIT_SPAN = (0.15, 0.85)   # ... from the pixels along this part of each side
-FIT_NEAR = 0.04     # ... within this share of its length of it
+FIT_NEAR = (0.08, 0.02)   # ... within this share of its length of it, then of the line first fitted
 FIT_MOVE = 0.15     # ... no corner moved more than this share of the short side
 MIN_ANGLE = 55.0     # no corner of the outline sharper than this, degrees, and
 BEYOND = 0.04        # just outside the outline (this share of its short side out), along each side,
@@ -76,14 +76,22 @@ def _fit_sides(quad: np.ndarray, edge: np.ndarray) -> np.ndarray:
     lines = []
     for a, b, d, n in _sides(quad):
         length = float(np.linalg.norm(b - a))
-        rel = pts - a
-        along, off = rel @ d, rel @ n
-        sel = (along > FIT_SPAN[0] * length) & (along < FIT_SPAN[1] * length) & (np.abs(off) < max(2.0, FIT_NEAR * length))
-        if int(sel.sum()) < max(6, 0.3 * (FIT_SPAN[1] - FIT_SPAN[0]) * length):
-            lines.append((a, d))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(pts[sel].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+        line = (a, d)
+        # twice: near the polygon's side (askew of the true one where it cut two corners unevenly),
+        # then near the line fitted to that
+        for near in FIT_NEAR:
+            p0, u = line
+            rel = pts - p0
+            along, off = rel @ u, rel @ np.array([-u[1], u[0]], np.float32)
+            start = float((a - p0) @ u)
+            sel = ((along - start > FIT_SPAN[0] * length) & (along - start < FIT_SPAN[1] * length)
+                   & (np.abs(off) < max(2.0, near * length)))
+            if int(sel.sum()) < max(6, 0.3 * (FIT_SPAN[1] - FIT_SPAN[0]) * length):
+                break
+            vx, vy, x0, y0 = cv2.fitLine(pts[sel].reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            direction = np.array([vx, vy], np.float32)
+            line = (np.array([x0, y0], np.float32), direction if direction @ d >= 0 else -direction)
+        lines.append(line)
     out = []
     for k in range(4):
         (p1, d1), (p2, d2) = lines[k - 1], lines[k]

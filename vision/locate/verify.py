@@ -77,9 +77,10 @@ DEEP_SIDE = 0.85               # ... and per side where it does, others at its d
                                # (a black-edged card's shadow): it verified as well as the card's own
                                # outline. Two or more are also a black-edged wild: its face meets the border
                                # at the short sides, and the card's own outline was refused
-BOTTOMLESS = 3                 # a taught border running as far in as it is looked for on this many sides: refused
-                               # (the teach photos of a black-edged print on dark tables: outlines round a patch
-                               # of table verified, and hid the card inside them)
+BOTTOMLESS = 3                 # a taught border running as far in as it is looked for on this many sides ...
+BOTTOMLESS_KEEP = 0.6          # ... keeps this share of the score: a patch of dark table (on the teach photos of a
+                               # black-edged print, outlines round such patches verified at 0.7-0.95, and hid the
+                               # card inside them), or a black card with a small symbol (a print's black wild)
 WEAK_SIDE = 0.5                # a side in view less white than this costs the score WEAK_COST per unit short:
 WEAK_COST = 0.4                # the mean over the sides saturates (margin / 0.7), so an outline with one side
                                # on the table (0.07 white) scored as well as the card's own, whose perspective
@@ -338,8 +339,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
     depths_in = side_depths(like) if border is not None else []
-    if bottomless_sides(depths_in, VERIFY_W) >= BOTTOMLESS:
-        return Verdict(False, 0.0, f"nothing but {colour} in it: not a card's face")
+    bottomless = bottomless_sides(depths_in, VERIFY_W) >= BOTTOMLESS
     deep, normal = deep_sides(depths_in, border, VERIFY_W) if border is not None else (0, 0)
     if deep >= 2 and normal >= 1 and not DEEP_SIDE:
         return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's on {deep} sides: "
@@ -350,7 +350,9 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
-    if deep >= 2 and not normal:   # deep all round: a card whose face is of the border's colour (a black-
+    if bottomless:
+        score *= BOTTOMLESS_KEEP
+    elif deep >= 2 and not normal:   # deep all round: a card whose face is of the border's colour (a black-
         score *= DEEP_ALL   # edged wild), or one on a table of that colour; an outline at the border's depth wins
     elif deep and DEEP_SIDE:
         score *= DEEP_SIDE ** deep

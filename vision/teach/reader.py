@@ -57,6 +57,8 @@ STRANGER = 0.5  # the built-in's confidence at most, on a deck whose border is n
                # learned white-margined prints, and on the teach bench's black-edged prints they were
                # wrong and sure alone on 1% of the photos, and through a taught deck (of cards whose
                # photos were refused) on 2 of 176 DINO 2 photos (session 19): the table confirms them
+AGREE_TAUGHT = 0.2  # ... unless the taught deck names the same card at this confidence or more (not a 6 or a 9):
+                    # two readers, one trained on other prints and one taught this one, agreeing
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
 
 
@@ -84,6 +86,9 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
         return taught.card, taught.confidence
     card, conf = builtin
     if bordered:
+        if card == taught.card and taught.confidence >= AGREE_TAUGHT and twin(card) is None:
+            # the two readers agree, the taught deck by some margin: the built-in's confidence counts
+            return card, max(conf, taught.confidence)
         conf = min(conf, STRANGER)
     if card == twin(taught.card) and conf >= taught.confidence:
         return card, conf               # the bar decides, and the built-in reader looks for it

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from .build import build_deck, photo_prototypes
-from .faces import card_outlines, learn_border
+from .faces import learn_border, scored_outlines
 from .folder import TeachError, scan
 
 __all__ = ["Report", "TeachError", "teach_folder"]
@@ -110,12 +110,23 @@ PROBE = 8            # photos looked at to tell a white-bordered deck from one o
 
 def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:
     """(the photo's prototypes, None), or (None, why it cannot teach): no card or several."""
-    quads = card_outlines(rec, img)
-    if not quads:
+    found = scored_outlines(rec, img)
+    if not found:
         return None, "no card found in it (lay the card on a plain table, all of it in view)"
-    if len(quads) > 1:
-        return None, f"{len(quads)} cards in it: one card a photo"
-    return photo_prototypes(img, quads[0].pts, seed=seed), None
+    (best, quad), others = found[0], found[1:]
+    if rec.border is not None:
+        # a deck edged in black or a colour: dark clutter (a keyboard, a shadow, a cup) verifies
+        # as a card of it, if well below the card; a second card of the deck in the same photo
+        # lies at its size and verifies about as well
+        others = [(s, q) for s, q in others
+                  if s >= OTHER_CARD * best and 1 / OTHER_AREA <= q.area / max(quad.area, 1e-6) <= OTHER_AREA]
+    if others:
+        return None, f"{len(others) + 1} cards in it: one card a photo"
+    return photo_prototypes(img, quad.pts, seed=seed), None
+
+
+OTHER_CARD = 0.6     # on a deck of another border, an outline verifying under this share of the best's ...
+OTHER_AREA = 2.5     # ... or more than this many times larger or smaller than it, is not a second card
 
 
 def _leave_one_out(td, taught, report: Report) -> None:
