@@ -186,3 +186,27 @@ def test_a_taught_file_with_a_damaged_border_is_refused(black_dino2, tmp_path):
     with pytest.raises(TaughtFileError, match="border"):
         load(tmp_path / "bad.npz")
     assert json.dumps(td.meta)       # the meta stays JSON
+
+
+def test_a_side_without_the_border_costs_an_outline_that_fits_the_card_shape_better(black_red_7, monkeypatch):
+    # a card seen at a slant is foreshortened (here 160 x 200 pixels, not 160 x 248); an outline
+    # running on past its bottom onto a green table is card-shaped, with the border on three sides
+    # of four. The mean over the sides saturates (margin / 0.7), so it scored about as well as the
+    # card's own outline; each side short of WEAK_SIDE costs it now (on a taught border only)
+    import vision.locate.verify as verify
+    from vision.locate.border import side_depths
+    face = cv2.resize(black_red_7, (160, 200), interpolation=cv2.INTER_AREA)
+    own = np.float32([[220, 100], [379, 100], [379, 299], [220, 299]])
+    long = np.float32([[220, 100], [379, 100], [379, 347], [220, 347]])
+    img = _on_table(face, (50, 110, 40), own)
+    card = warp_card(img, own, (64, 100))
+    colour = band_colour(card)
+    depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
+    border = replace(learn([colour] * 3), depth=depth)
+    v_own, v_long = verify_quad(img, own, border=border), verify_quad(img, long, border=border)
+    assert v_own.ok and v_long.weakest < 0.1
+    assert not v_long.ok or v_long.score < v_own.score - 0.1
+    # without the cost: the card's own outline unchanged, the long one within 0.06 of it
+    monkeypatch.setattr(verify, "WEAK_COST", 0.0)
+    assert verify_quad(img, own, border=border).score == v_own.score
+    assert verify_quad(img, long, border=border).score > v_own.score - 0.06

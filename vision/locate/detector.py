@@ -24,7 +24,9 @@ from .verify import Verdict, verify_quad
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
 CLASSES = ("card", "back")
-FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too
+FIELD_DISAGREES = 0.9  # an edge outline that far from the field's is taken to hold a neighbour too (0.8
+                       # until the field's quad was refitted to its sides, session 24: an edge outline
+                       # running onto a paper beside a card, 0.82 of it, then "agreed" with the field's)
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 TURN_BOUND = True      # ... and the box's bounding rectangle in the edges' orientation: a box 20 degrees askew

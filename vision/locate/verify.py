@@ -81,10 +81,13 @@ BOTTOMLESS = 3                 # a taught border running as far in as it is look
 BOTTOMLESS_KEEP = 0.6          # ... keeps this share of the score: a patch of dark table (on the teach photos of a
                                # black-edged print, outlines round such patches verified at 0.7-0.95, and hid the
                                # card inside them), or a black card with a small symbol (a print's black wild)
-WEAK_SIDE = 0.5                # a side in view less white than this costs the score WEAK_COST per unit short:
-WEAK_COST = 0.4                # the mean over the sides saturates (margin / 0.7), so an outline with one side
-                               # on the table (0.07 white) scored as well as the card's own, whose perspective
-                               # left it less card-shaped
+WEAK_SIDE = 0.5                # on a taught border: a side in view with less of it than this costs the score
+WEAK_COST = 0.4                # WEAK_COST per unit short. The mean over the sides saturates (margin / 0.7), so an
+                               # outline with one side on the table (0.07 of it border) scored as well as the
+                               # card's own, whose perspective left it less card-shaped (the teach bench's
+                               # black-edged prints). Not on white: there a finger or a paper over a side costs
+                               # the card's own outline as much, and transplant seeds 2468 and 1357 moved both
+                               # ways (2 gained, 2 lost, 4 fewer sure)
 MIN_INSIDE = 0.65              # the share of the quad's area that must lie in the picture: a card held
                                # close runs off it by a corner, or by both ends when it fills the picture
                                # upright (its short side 90% of a 4:3 picture's: 28% out), and the sides in
@@ -356,7 +359,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         score *= DEEP_ALL   # edged wild), or one on a table of that colour; an outline at the border's depth wins
     elif deep and DEEP_SIDE:
         score *= DEEP_SIDE ** deep
-    score *= 1.0 - WEAK_COST * sum(max(0.0, WEAK_SIDE - s) for s in sides_seen)
+    if border is not None:
+        score *= 1.0 - WEAK_COST * sum(max(0.0, WEAK_SIDE - s) for s in sides_seen)
     if even_border:     # the short sides (top, bottom) in view without a margin of one depth
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)), weakest=float(min(sides_seen)))
