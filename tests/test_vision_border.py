@@ -210,3 +210,25 @@ def test_a_side_without_the_border_costs_an_outline_that_fits_the_card_shape_bet
     monkeypatch.setattr(verify, "WEAK_COST", 0.0)
     assert verify_quad(img, own, border=border).score == v_own.score
     assert verify_quad(img, long, border=border).score > v_own.score - 0.06
+
+
+def test_a_black_edged_card_on_a_black_table_is_found_by_its_face(black_red_7, monkeypatch):
+    # a black table: the ring has no outer edge to snap to or contour, and the detector, which
+    # learned white-edged cards, finds nothing there; the face inside the ring stands alone, and
+    # pushed out by the border's depth it is the card's outline
+    import vision.recognizer as recognizer
+    from vision.locate import quad_iou
+    from vision.locate.border import side_depths
+    pale = _on_table(black_red_7, (205, 200, 190), QUAD)
+    card = warp_card(pale, QUAD, (64, 100))
+    colour = band_colour(card)
+    depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
+    border = replace(learn([colour] * 3), depth=depth)
+    quad = np.float32([[250, 90], [400, 130], [350, 370], [190, 330]])
+    img = cv2.GaussianBlur(_on_table(black_red_7, (24, 22, 22), quad), (3, 3), 0)
+    rec = recognizer.Recognizer("uno", text=False)
+    rec.set_border(border)
+    faces, _ = rec.locate_all(img)
+    assert len(faces) == 1 and quad_iou(faces[0].pts, quad) > 0.9
+    monkeypatch.setattr(recognizer, "FACE_LOOK", False)
+    assert not any(quad_iou(q.pts, quad) > 0.9 for q in rec.locate_all(img)[0])

@@ -49,6 +49,7 @@ FAR = (4.0, 3.0)        # the detector's looks from farther still (a card fillin
 FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
 FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: only when none verified)
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
+FACE_LOOK = True         # a deck of another border is looked for by its faces too (_faces_of)
 BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verified under this score
 
 
@@ -320,6 +321,11 @@ class Recognizer:
             # by its border's contours too, as the contour locator finds white ones
             mask = (self.border.likeness(bgr) >= 128).astype(np.uint8) * 255
             looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask)])
+            if FACE_LOOK:
+                # and by their faces: what is not of the border's colour, inside its ring, pushed out by
+                # its depth. On a table of the border's colour (a black-edged card on a dark table, or
+                # in its own shadow) the ring has no outer edge, while the face inside it stands alone
+                looks.append([(q, "card", s) for q, s in _faces_of(bgr, 255 - mask, self.border)])
         outlines: dict = {}      # kept for the closer look below: its boxes are new, the others' outlines not
         dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]
@@ -410,6 +416,18 @@ class Recognizer:
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
         return self.read_all(bgr)[0]
+
+
+def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.ndarray, float]]:
+    """(quad, score) of the card-shaped regions of `not_border` (a frame's pixels not of a taught
+    border's colour), each pushed out by the border's depth: cards whose face the ring isolates."""
+    from .locate.field import _push_out
+    depth = getattr(border, "depth", 0.0)
+    if depth <= 0:
+        return []
+    push = depth / max(1.0 - 2.0 * depth, 0.5)
+    return [(_push_out(q.pts, push * float(side_lengths(q.pts).min())), q.score)
+            for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
 
 
 def _nested(a, b) -> bool:
