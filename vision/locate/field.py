@@ -92,34 +92,32 @@ def _fit_sides(quad: np.ndarray, edge: np.ndarray) -> np.ndarray:
             direction = np.array([vx, vy], np.float32)
             line = (np.array([x0, y0], np.float32), direction if direction @ d >= 0 else -direction)
         lines.append(line)
+    got = _corners(lines)
+    # a refit that moves a corner far has followed something else (a thumb's edge): the quad as it was
+    if got is None or float(np.abs(got - quad).max()) > FIT_MOVE * float(side_lengths(quad).min()):
+        return quad
+    return got
+
+
+def _corners(lines: list) -> np.ndarray | None:
+    """The quad whose sides lie on `lines` (four (point, direction) pairs, in order round it): each
+    corner where neighbouring lines meet; None where two of them are parallel."""
     out = []
     for k in range(4):
         (p1, d1), (p2, d2) = lines[k - 1], lines[k]
         A = np.array([d1, -d2], np.float64).T
         if abs(np.linalg.det(A)) < 1e-6:
-            return quad
+            return None
         t = np.linalg.solve(A, (p2 - p1).astype(np.float64))
         out.append(p1 + d1 * t[0])
-    got = np.array(out, np.float32)
-    # a refit that moves a corner far has followed something else (a thumb's edge): the quad as it was
-    if float(np.abs(got - quad).max()) > FIT_MOVE * float(side_lengths(quad).min()):
-        return quad
-    return got
+    return np.array(out, np.float32)
 
 
 def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
     """The quad with every side moved outwards by `dist` pixels (sides as lines, corners where
     neighbouring lines meet)."""
-    lines = [(a + n * dist, d) for a, _, d, n in _sides(quad)]
-    out = []
-    for k in range(4):
-        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
-        A = np.array([d1, -d2], np.float64).T
-        if abs(np.linalg.det(A)) < 1e-6:
-            return quad
-        t = np.linalg.solve(A, (p2 - p1).astype(np.float64))
-        out.append(p1 + d1 * t[0])
-    return np.array(out, np.float32)
+    got = _corners([(a + n * dist, d) for a, _, d, n in _sides(quad)])
+    return quad if got is None else got
 
 
 def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
