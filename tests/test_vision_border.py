@@ -232,3 +232,26 @@ def test_a_black_edged_card_on_a_black_table_is_found_by_its_face(black_red_7, m
     assert len(faces) == 1 and quad_iou(faces[0].pts, quad) > 0.9
     monkeypatch.setattr(recognizer, "FACE_LOOK", False)
     assert not any(quad_iou(q.pts, quad) > 0.9 for q in rec.locate_all(img)[0])
+
+
+def test_a_teach_photo_s_dark_clutter_is_no_second_card_of_a_bordered_deck(monkeypatch):
+    # on a deck edged in black, a keyboard or a cup's shadow verifies as a card of it, well below
+    # the card: the photo still teaches its one card. A second outline as good as the card's and of
+    # its size is a second card, refused; on a white deck any second outline refuses the photo
+    import vision.teach.teach as teach
+    from vision.locate import Quad
+    card = Quad(np.float32([[100, 100], [200, 100], [200, 255], [100, 255]]), 1.0)
+    like = Quad(np.float32([[300, 100], [400, 100], [400, 255], [300, 255]]), 1.0)
+    tiny = Quad(np.float32([[10, 10], [40, 10], [40, 50], [10, 50]]), 1.0)
+    monkeypatch.setattr(teach, "photo_prototypes", lambda img, pts, seed=0: np.zeros((1, 4), np.float32))
+    rec = type("Rec", (), {})()
+    img = np.zeros((300, 500, 3), np.uint8)
+    for border, found, taught in ((BLACK, [(0.95, card), (0.45, like)], True),
+                                  (BLACK, [(0.95, card), (0.9, tiny)], True),
+                                  (BLACK, [(0.95, card), (0.8, like)], False),
+                                  (None, [(0.95, card), (0.45, like)], False)):
+        rec.border = border
+        monkeypatch.setattr(teach, "scored_outlines", lambda r, i, f=found: f)
+        protos, why = teach.prototypes_of(rec, img)
+        assert (protos is not None) == taught, (border, found, why)
+        assert taught or "2 cards in it" in why

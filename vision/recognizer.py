@@ -360,8 +360,7 @@ class Recognizer:
             # a dark frame inside a card (a corner index's black outline) verifies as a small card, and
             # a patch of dark table round a card as a big one: of two faces one inside the other (no two
             # cards lie so), the one that verified better
-            faces = [d for d in faces if not any(o is not d and _nested(d, o) and (o.verified, o.quad.area) > (d.verified, d.quad.area)
-                                                 for o in faces)]
+            faces = [d for d in faces if not any(o is not d and _nested(d, o) and _better(o, d) for o in faces)]
         return [d.quad for d in faces], backs
 
     def _from_farther(self, bgr: np.ndarray, dets: list) -> list:
@@ -421,13 +420,11 @@ class Recognizer:
 def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.ndarray, float]]:
     """(quad, score) of the card-shaped regions of `not_border` (a frame's pixels not of a taught
     border's colour), each pushed out by the border's depth: cards whose face the ring isolates."""
-    from .locate.field import _push_out
+    from .locate.field import card_round
     depth = getattr(border, "depth", 0.0)
     if depth <= 0:
         return []
-    push = depth / max(1.0 - 2.0 * depth, 0.5)
-    return [(_push_out(q.pts, push * float(side_lengths(q.pts).min())), q.score)
-            for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
+    return [(card_round(q.pts, depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
 
 
 def _nested(a, b) -> bool:
@@ -436,6 +433,11 @@ def _nested(a, b) -> bool:
         return False
     small, big = (a, b) if a.quad.area <= b.quad.area else (b, a)
     return share_inside(small.quad.pts, big.quad.pts) > INSIDE
+
+
+def _better(a, b) -> bool:
+    """Whether detection a's outline verified better than b's (the larger one on a tie)."""
+    return (a.verified, a.quad.area) > (b.verified, b.quad.area)
 
 
 def _better_from(far: list, d):

@@ -113,6 +113,13 @@ def _corners(lines: list) -> np.ndarray | None:
     return np.array(out, np.float32)
 
 
+def card_round(field: np.ndarray, depth: float = 0.0) -> np.ndarray:
+    """The card's outer quad round its field's quad `field`: pushed out by the margin, `depth` of
+    the card's short side (a taught border's, border.py), else MARGIN_FRAC of the field's."""
+    push = depth / max(1.0 - 2.0 * depth, 0.5) if depth > 0 else MARGIN_FRAC
+    return _push_out(field, push * float(side_lengths(field).min()))
+
+
 def _push_out(quad: np.ndarray, dist: float) -> np.ndarray:
     """The quad with every side moved outwards by `dist` pixels (sides as lines, corners where
     neighbouring lines meet)."""
@@ -258,9 +265,7 @@ def field_outline(bgr: np.ndarray, box: np.ndarray, border=None) -> np.ndarray |
     if FIT:
         q = order_corners(_fit_sides(q, edge))
     q = q + np.array([x0, y0], np.float32)
-    depth = getattr(border, "depth", 0.0)
-    push = depth / max(1.0 - 2.0 * depth, 0.5) if depth > 0 else MARGIN_FRAC
-    q = order_corners(_push_out(q, push * float(side_lengths(q).min())))
+    q = order_corners(card_round(q, getattr(border, "depth", 0.0)))
     if one is not None and float(corner_angles(q).min()) < MIN_ANGLE:
         # a card's corners, even at a 45-degree slant, are far from this sharp: the field's hull
         # lost a part of the field (joined to the table or a hand of its colour) and cuts the card
