@@ -97,11 +97,18 @@ def test_a_real_skip_filling_the_picture_cut_at_its_foot_is_read(monkeypatch):
     pic = vc.pose_image(img, src, dst, (640, 480), vc.table_only(img, src))
     import vision.locate.detector as detector
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
-    # two ways to it since session 23: the farther look, and the near box's bounding rectangle along
-    # the card's edges (detector.TURN_BOUND); either alone reads it, neither does not
+    # three ways to it: the farther look, the near box's bounding rectangle along the card's edges
+    # (detector.TURN_BOUND, session 23), and the field's outline refitted to its sides (field.FIT,
+    # session 24); any one alone reads it, none does not
+    import vision.locate.field as field
     monkeypatch.setattr(detector, "TURN_BOUND", False)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     monkeypatch.setattr(recognizer, "FAR_WEAK", 0.0)
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
+    monkeypatch.setattr(field, "FIT", False)
     assert recognizer.Recognizer("uno").read(pic)[0].card != "red-skip"
     monkeypatch.setattr(detector, "TURN_BOUND", True)
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
+    monkeypatch.setattr(detector, "TURN_BOUND", False)
+    monkeypatch.setattr(recognizer, "FAR_WEAK", 0.9)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"

@@ -19,14 +19,16 @@ from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges, turn_to_edges
 from .field import field_outline
 from .quad import CARD_ASPECT, Quad, aspect, inside_share, order_corners, quad_iou, side_lengths
-from .verify import Verdict, verify_quad
+from .verify import SHARP_PX, Verdict, verify_quad
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
 CLASSES = ("card", "back")
-FIELD_DISAGREES = 0.9  # an edge outline that far from the field's is taken to hold a neighbour too (0.8
-                       # until the field's quad was refitted to its sides, session 24: an edge outline
-                       # running onto a paper beside a card, 0.82 of it, then "agreed" with the field's)
+FIELD_DISAGREES = 0.8  # an edge outline that far from the field's is taken to hold a neighbour too ...
+FIELD_DISAGREES_SHARP = 0.9   # ... and on a card whose short side is SHARP_PX or more (session 24: with the
+                       # field's quad refitted to its sides, an edge outline running onto a paper beside a
+                       # 200-pixel card, 0.82 of it, "agreed" with the field's and won; a 50-pixel card's
+                       # field outline is no sharper than its edges', and at 0.9 it took a red 4's place)
 FIELD_BETTER = 0.05    # ... and where they agree, the field's outline verifies better by this much
 TURN_CLOSE = 0.2       # boxes turned to the edges round them for cards whose short side is at least this share of the picture's
 TURN_BOUND = True      # ... and the box's bounding rectangle in the edges' orientation: a box 20 degrees askew
@@ -284,7 +286,8 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
     quad, v = found
     # where the two agree, the field's outline only when it verifies clearly better (the edges'
     # best is a rough box whose margin bands had to move inwards)
-    agree = best[0][0] and quad_iou(quad, best[1]) >= FIELD_DISAGREES
+    sharp = float(side_lengths(quad).min()) >= SHARP_PX
+    agree = best[0][0] and quad_iou(quad, best[1]) >= (FIELD_DISAGREES_SHARP if sharp else FIELD_DISAGREES)
     if not best[0][0] or v.score > best[0][1] + (FIELD_BETTER if agree else 0.0):
         return (True, v.score, score), quad, True, v.weakest
     return best
