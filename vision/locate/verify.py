@@ -344,9 +344,6 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     depths_in = side_depths(like) if border is not None else []
     bottomless = bottomless_sides(depths_in, VERIFY_W) >= BOTTOMLESS
     deep, normal = deep_sides(depths_in, border, VERIFY_W) if border is not None else (0, 0)
-    if deep >= 2 and normal >= 1 and not DEEP_SIDE:
-        return Verdict(False, 0.0, f"its {colour} margin runs deeper than the deck's on {deep} sides: "
-                                   "the table round it taken in")
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
@@ -357,7 +354,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         score *= BOTTOMLESS_KEEP
     elif deep >= 2 and not normal:   # deep all round: a card whose face is of the border's colour (a black-
         score *= DEEP_ALL   # edged wild), or one on a table of that colour; an outline at the border's depth wins
-    elif deep and DEEP_SIDE:
+    elif deep:          # a strip of table taken in on some sides, or a black wild's short sides
         score *= DEEP_SIDE ** deep
     if border is not None:
         score *= 1.0 - WEAK_COST * sum(max(0.0, WEAK_SIDE - s) for s in sides_seen)
