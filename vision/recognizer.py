@@ -421,10 +421,9 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.
     """(quad, score) of the card-shaped regions of `not_border` (a frame's pixels not of a taught
     border's colour), each pushed out by the border's depth: cards whose face the ring isolates."""
     from .locate.field import card_round
-    depth = getattr(border, "depth", 0.0)
-    if depth <= 0:
+    if border.depth <= 0:
         return []
-    return [(card_round(q.pts, depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
+    return [(card_round(q.pts, border.depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
 
 
 def _nested(a, b) -> bool:

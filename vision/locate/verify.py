@@ -234,6 +234,20 @@ def _median5(img: np.ndarray) -> np.ndarray:
     return cv2.medianBlur(wide, 5)[:, 4:-4]
 
 
+def _border_kept(like: np.ndarray, border: Border, sides_seen: list[float]) -> float:
+    """The share of its score an outline keeps on a taught border, from how deep the border runs
+    in from each side (its pixels `like` in the warp) and each side's share of it in view."""
+    depths = side_depths(like)
+    deep, normal = deep_sides(depths, border, VERIFY_W)
+    if bottomless_sides(depths, VERIFY_W) >= BOTTOMLESS:
+        kept = BOTTOMLESS_KEEP
+    elif deep >= 2 and not normal:   # deep all round: a card whose face is of the border's colour (a black-
+        kept = DEEP_ALL     # edged wild), or one on a table of that colour; an outline at the border's depth wins
+    else:               # a strip of table taken in on some sides, or a black wild's short sides
+        kept = DEEP_SIDE ** deep
+    return kept * (1.0 - WEAK_COST * sum(max(0.0, WEAK_SIDE - s) for s in sides_seen))
+
+
 def margin_depths(side_white: np.ndarray) -> list[bool]:
     """Whether each short side (top, bottom) of a warp has a margin of one depth all along it: per
     line across the side's middle 70%, how far in from the outline the white runs before the face's
@@ -341,23 +355,14 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > MAX_INNER_WHITE:
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    depths_in = side_depths(like) if border is not None else []
-    bottomless = bottomless_sides(depths_in, VERIFY_W) >= BOTTOMLESS
-    deep, normal = deep_sides(depths_in, border, VERIFY_W) if border is not None else (0, 0)
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
-    if bottomless:
-        score *= BOTTOMLESS_KEEP
-    elif deep >= 2 and not normal:   # deep all round: a card whose face is of the border's colour (a black-
-        score *= DEEP_ALL   # edged wild), or one on a table of that colour; an outline at the border's depth wins
-    elif deep:          # a strip of table taken in on some sides, or a black wild's short sides
-        score *= DEEP_SIDE ** deep
     if border is not None:
-        score *= 1.0 - WEAK_COST * sum(max(0.0, WEAK_SIDE - s) for s in sides_seen)
+        score *= _border_kept(like, border, sides_seen)
     if even_border:     # the short sides (top, bottom) in view without a margin of one depth
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)), weakest=float(min(sides_seen)))
