@@ -10,7 +10,7 @@
 3. Milliseconds per 640x480 frame for each locator (median of the synthetic scenes).
 
     .venv/bin/python bench/vision_locate.py [--scenes 200] [--seed 4242] [--layout table,closeup]
-        [--model ONNX] [--compare ONNX] [--no-contour] [--no-real] [--json]
+        [--model ONNX] [--compare ONNX] [--edged SHARE] [--no-contour] [--no-real] [--json]
 """
 from __future__ import annotations
 
@@ -53,11 +53,11 @@ def locators(detector: CardDetector, tag: str = "", contour: bool = True) -> dic
     return fns
 
 
-def synthetic(fns: dict, n: int, seed: int, layout: str = "table") -> dict:
+def synthetic(fns: dict, n: int, seed: int, layout: str = "table", edged: float = 0.0) -> dict:
     stats = {name: defaultdict(lambda: {"cards": 0, "found": 0, "false": 0, "err": [], "ms": []}) for name in fns}
     for i in range(n):
         deck = DECKS[i % len(DECKS)]
-        jpeg, labels = make_scene(deck, seed, i, 640, layout)
+        jpeg, labels = make_scene(deck, seed, i, 640, layout, edged)
         img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
         cards = [c for c in labels["cards"] if c["card"] != "back"]
         # a close-up's card is in a hand: up to 40% covered is a card to find (the issue's range)
@@ -113,6 +113,8 @@ def main() -> int:
     ap.add_argument("--model", default=str(ROOT / "models" / "card-detector.onnx"))
     ap.add_argument("--compare", metavar="ONNX", help="a second detector, run on the same scenes as a peer")
     ap.add_argument("--layout", default="table", help="table, closeup, or both: table,closeup")
+    ap.add_argument("--edged", type=float, default=0.0, metavar="SHARE",
+                    help="the share of scenes whose deck is edged in black or a colour instead of white")
     ap.add_argument("--no-contour", action="store_true", help="leave the contour locator out")
     ap.add_argument("--no-real", action="store_true", help="skip the real development photos")
     ap.add_argument("--real", default=str(REAL))
@@ -125,14 +127,15 @@ def main() -> int:
     layouts = [x.strip() for x in args.layout.split(",") if x.strip()]
     res = {"model": det.info, "synthetic": {}}
     for k, layout in enumerate(layouts):
-        res["synthetic"][layout] = synthetic(fns, args.scenes, args.seed + k, layout)
+        res["synthetic"][layout] = synthetic(fns, args.scenes, args.seed + k, layout, args.edged)
     if Path(args.real).exists() and not args.no_real:
         res["real"] = real(Path(args.real), args.model)
     if args.json:
         print(json.dumps(res, indent=1))
         return 0
     for k, (layout, per_locator) in enumerate(res["synthetic"].items()):
-        print(f"\nsynthetic {layout} scenes (seed {args.seed + k}, {args.scenes} scenes, 640 px): whole face-up "
+        edged = f", {args.edged:g} of them edged in black or a colour" if args.edged else ""
+        print(f"\nsynthetic {layout} scenes (seed {args.seed + k}, {args.scenes} scenes{edged}, 640 px): whole face-up "
               f"cards found at quad IoU >= 0.7")
         print("| locator | table | cards | recall | false finds | corner error px | ms/frame |")
         print("|---|---|---:|---:|---:|---:|---:|")

@@ -86,6 +86,29 @@ def test_the_labelled_quad_runs_along_the_cards_white_edge():
     assert brighter >= 10
 
 
+def test_edged_decks_carry_their_colour_at_the_labelled_edge_and_leave_other_scenes_alone():
+    # the detector learns decks edged in black or a colour (themed editions, home-printed decks)
+    # from a share of the scenes; a scene not edged is exactly the one rendered without the option
+    edged = checked = 0
+    for index in range(16):
+        plain = make_scene("uno", 9, index, 320, "closeup")
+        jpeg, labels = make_scene("uno", 9, index, 320, "closeup", edged=0.4)
+        if "edge" not in labels:
+            assert (jpeg, labels) == plain
+            continue
+        edged += 1
+        top = labels["cards"][-1]
+        if top["card"] == "back" or top["visible"] < 0.9:
+            continue
+        img = decode(jpeg).astype(np.float32)
+        q = np.array(top["quad"], np.float32)
+        inside = np.array([ring(img[..., c], q, 0.03) for c in range(3)])
+        expected = np.array(labels["edge"][::-1], np.float32)           # RGB label, BGR picture
+        assert np.abs(inside - expected).max() < 60, (index, inside, expected)
+        checked += 1
+    assert 3 <= edged <= 11 and checked >= 2, (edged, checked)
+
+
 def test_hands_cover_cards_and_the_labels_say_so():
     covered = 0
     for i in range(30):

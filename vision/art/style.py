@@ -235,6 +235,16 @@ def _common(rng: random.Random, colors: dict | None) -> dict:
     )
 
 
+def random_edge(rng: random.Random) -> tuple:
+    """The colour of a border that is not the paper's, for decks edged in black or a colour (themed
+    editions, home-printed decks): near black half the time, else any hue, deep or bright."""
+    if rng.random() < 0.5:
+        v = rng.randint(8, 50)
+        return tuple(max(0, min(255, v + rng.randint(-6, 6))) for _ in range(3))
+    rgb = colorsys.hsv_to_rgb(rng.random(), rng.uniform(0.45, 1.0), rng.uniform(0.25, 0.95))
+    return tuple(int(round(c * 255)) for c in rgb)
+
+
 def check_prints(prints) -> tuple[str, ...]:
     """The named families (all for None), or ValueError naming the known ones."""
     if prints is None:

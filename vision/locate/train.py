@@ -37,13 +37,15 @@ def offline_ultralytics(build: Path = BUILD) -> None:
 
 
 def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: int = 2, log=print,
-              closeups: int = 0) -> Path:
+              closeups: int = 0, edged: float = 0.0) -> Path:
     """Renders the synthetic scenes (once per arguments) and writes a data yaml over all decks:
     `images` table scenes seen from above, and `closeups` cards held or lying near the lens
-    (vision/synth/closeup.py), both split over the decks by DECK_SHARE."""
+    (vision/synth/closeup.py), both split over the decks by DECK_SHARE; `edged` of them with decks
+    edged in black or a colour."""
     from vision.synth.writer import OBB_NAMES, write_dataset
 
-    root = build / (f"data-{images}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else ""))
+    root = build / (f"data-{images}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "")
+                    + (f"-e{edged:g}" if edged else ""))
     parts = []
     for layout, count in (("table", images), ("closeup", closeups)):
         for k, (deck, share) in enumerate(DECK_SHARE.items()):
@@ -55,7 +57,8 @@ def make_data(images: int, imgsz: int, seed: int, build: Path = BUILD, workers: 
                 t0 = time.time()
                 # a tenth for validation, and at least one scene per deck however small the set
                 write_dataset(deck, str(out), n, seed=seed + k + (100 if layout != "table" else 0), imgsz=imgsz,
-                              workers=workers, task="obb", val_fraction=max(0.1, 1.0 / n), layout=layout)
+                              workers=workers, task="obb", val_fraction=max(0.1, 1.0 / n), layout=layout,
+                              edged=edged)
                 log(f"rendered {n} {layout} {deck} scenes in {time.time() - t0:.0f} s")
             parts.append(out)
     lines = ["# card detector data: tableref synth --task obb scenes of every deck",
@@ -101,13 +104,13 @@ def _ultralytics_version() -> str:
 
 def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
           out: Path = DEFAULT_MODEL, command: str = "", init: str | None = None, closeups: int = 0,
-          lr0: float | None = None, log=print) -> dict:
+          lr0: float | None = None, edged: float = 0.0, log=print) -> dict:
     """Trains from the model yaml (from scratch), or continues from `init`: the .pt weights of an
     earlier run of this function, or a detector .onnx of ours (models/card-detector.onnx), never
     downloaded weights. Exports ONNX to `out` and writes `out`.json with the metrics. The .pt
     weights stay in build/detector/runs/."""
     offline_ultralytics()
-    data = make_data(images, imgsz, seed, log=log, closeups=closeups)
+    data = make_data(images, imgsz, seed, log=log, closeups=closeups, edged=edged)
     from ultralytics import YOLO  # imported after the offline settings are in place
 
     if init and str(init).endswith(".onnx"):
@@ -123,7 +126,7 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
         lr0 = FINE_TUNE_LR0
     extra = {"optimizer": "AdamW", "lr0": lr0} if lr0 else {}
     t0 = time.time()
-    name = f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "") + ("-cont" if init else "")
+    name = f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "") + (f"-e{edged:g}" if edged else "") + ("-cont" if init else "")
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
                 workers=0, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
                 degrees=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5),
@@ -136,7 +139,7 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
-    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups,
+    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups, "edged": edged,
             "lr0": lr0, "ultralytics": _ultralytics_version(),
             "epochs": epochs, "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
             "names": list(CLASSES),

@@ -197,12 +197,15 @@ def _paste(img, rgba: np.ndarray, quad: np.ndarray, shadow: float, g) -> np.ndar
     return (alpha > 0.5).astype(np.uint8) * 255
 
 
-def compose_closeup(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int):
-    """(image BGR, labels) of one close-up; labels as generate.compose gives them."""
+def compose_closeup(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int, edge=None):
+    """(image BGR, labels) of one close-up; labels as generate.compose gives them. `edge`: the
+    cards' border colour (RGB) when the deck is not edged in white."""
     img, kind = _background(g, out_w, out_h)
     short = min(out_w, out_h)
     ids = card_ids(deck)
     style = style_for(deck, rng)
+    if edge is not None:
+        style = replace(style, edge=edge)
     # the card's short side as a fraction of the picture's short side, small sizes rarer
     frac = float(np.exp(g.uniform(np.log(0.22), np.log(0.95))))
     width = frac * short

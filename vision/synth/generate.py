@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.art import card_ids, render_back, render_card, style_for
+from vision.art.style import random_edge
 
 from .scene import SKIN, Canvas, camera, footprint, photometric, to_image, visibility
 from .tables import make_table
@@ -41,8 +42,9 @@ def _inside(fp: np.ndarray, margin: float, g: np.random.Generator) -> np.ndarray
     return top + (bot - top) * b
 
 
-def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int):
-    """Builds the canvas and camera; returns (image BGR, labels dict)."""
+def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int, edge=None):
+    """Builds the canvas and camera; returns (image BGR, labels dict). `edge`: the cards' border
+    colour (RGB) when the deck is not edged in white."""
     S = int(max(out_w, out_h) * 1.5)
     table, kind = make_table(g, S)
     canvas = Canvas(table.copy())
@@ -51,6 +53,8 @@ def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, o
     fp_w = float(np.linalg.norm(fp[2] - fp[3]))          # the footprint's near edge, in canvas pixels
     ids = card_ids(deck)
     style = style_for(deck, rng)                          # one print per scene, as one real deck
+    if edge is not None:
+        style = replace(style, edge=edge)
     cw = fp_w * g.uniform(0.10, 0.26)
     rw = _render_width(cw)
     size = (rw, int(round(rw * CARD_ASPECT)))
@@ -107,23 +111,29 @@ def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, o
 LAYOUTS = ("table", "closeup")
 
 
-def make_scene(deck: str, seed: int, index: int, imgsz: int = 640, layout: str = "table"):
+def make_scene(deck: str, seed: int, index: int, imgsz: int = 640, layout: str = "table", edged: float = 0.0):
     """(JPEG bytes, labels) of image `index` of the set made with `seed`. layout "table": a table
     seen from above (landscape); "closeup": a card or a few held or lying near the lens
-    (closeup.py), portrait or landscape."""
+    (closeup.py), portrait or landscape. `edged`: the share of scenes whose deck is edged in black
+    or a colour instead of white (style.random_edge); drawn apart from the scene's own random
+    numbers, so that every scene not edged is the one edged=0 renders."""
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     g = np.random.default_rng([seed, index, 7919])
     rng = random.Random(seed * 1_000_003 + index)
     out_w, out_h = imgsz, int(round(imgsz * ASPECT))
+    er = random.Random((seed * 1_000_003 + index) ^ 0xED6E)
+    edge = random_edge(er) if edged and er.random() < edged else None
     if layout == "closeup":
         from .closeup import compose_closeup
         if g.random() < 0.5:
             out_w, out_h = out_h, out_w        # a phone held upright
-        img, labels = compose_closeup(deck, g, rng, out_w, out_h)
+        img, labels = compose_closeup(deck, g, rng, out_w, out_h, edge=edge)
     else:
-        img, labels = compose(deck, g, rng, out_w, out_h)
+        img, labels = compose(deck, g, rng, out_w, out_h, edge=edge)
     quality = int(g.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     labels["jpeg_quality"] = quality
+    if edge is not None:
+        labels["edge"] = list(edge)
     return buf.tobytes(), labels

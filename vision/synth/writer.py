@@ -78,8 +78,8 @@ def split_of(i: int, val_fraction: float) -> str:
 
 
 def _one(job):
-    deck, seed, i, imgsz, out, val_fraction, task, layout = job
-    jpeg, labels = make_scene(deck, seed, i, imgsz, layout)
+    deck, seed, i, imgsz, out, val_fraction, task, layout, edged = job
+    jpeg, labels = make_scene(deck, seed, i, imgsz, layout, edged)
     split = split_of(i, val_fraction)
     stem = f"{i:06d}"
     base = Path(out)
@@ -126,13 +126,14 @@ def contact_sheet(out: Path, stems: list[tuple[str, str]], cols=6, tile=(320, 24
 
 
 def write_dataset(deck: str, out: str, n: int, seed: int = 0, imgsz: int = 640, val_fraction: float = 0.1,
-                  workers: int = 2, contact: int = 24, task: str = "pose", layout: str = "table") -> dict:
+                  workers: int = 2, contact: int = 24, task: str = "pose", layout: str = "table",
+                  edged: float = 0.0) -> dict:
     base = Path(out)
     for sub in ("images", "labels", "meta"):
         for split in ("train", "val"):
             (base / sub / split).mkdir(parents=True, exist_ok=True)
     (base / "data.yaml").write_text(data_yaml(deck, base, task))
-    jobs = [(deck, seed, i, imgsz, str(base), val_fraction, task, layout) for i in range(n)]
+    jobs = [(deck, seed, i, imgsz, str(base), val_fraction, task, layout, edged) for i in range(n)]
     if workers > 1 and n > 1:
         with get_context("fork" if os.name == "posix" else "spawn").Pool(workers) as pool:
             results = pool.map(_one, jobs, chunksize=max(1, min(16, n // (workers * 4) or 1)))

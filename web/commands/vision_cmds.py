@@ -61,6 +61,9 @@ def register(sub) -> None:
     p.add_argument("--imgsz", type=int, default=320, help="detector: network input size in pixels")
     p.add_argument("--closeups", type=int, default=0,
                    help="detector: also render this many close-ups (cards held or lying near the lens)")
+    p.add_argument("--edged", type=float, default=0.0, metavar="SHARE",
+                   help="detector: the share of scenes whose deck is edged in black or a colour instead "
+                        "of white (themed and home-printed decks; default 0)")
     p.add_argument("--lr0", type=float, default=None,
                    help="detector: learning rate (AdamW); default ultralytics' own choice from scratch, "
                         "0.0002 when continuing with --init")
@@ -271,9 +274,9 @@ def _train_detector(args) -> int:
     from vision.locate.train import train
     epochs = args.epochs or 15
     if (args.images < 10 or args.closeups < 0 or epochs < 1 or not 64 <= args.imgsz <= 1280
-            or (args.lr0 is not None and not 0 < args.lr0 <= 0.1)):
+            or (args.lr0 is not None and not 0 < args.lr0 <= 0.1) or not 0 <= args.edged <= 1):
         print("tableref: need --images >= 10, --closeups >= 0, --epochs >= 1, 64 <= --imgsz <= 1280, "
-              "0 < --lr0 <= 0.1",
+              "0 < --lr0 <= 0.1, 0 <= --edged <= 1",
               file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else DEFAULT_MODEL
@@ -285,6 +288,6 @@ def _train_detector(args) -> int:
               f"{args.init.removesuffix('.int8.onnx')}.onnx", file=sys.stderr)
         return 2
     train(images=args.images, epochs=epochs, imgsz=args.imgsz, seed=args.seed, out=out, init=args.init,
-          closeups=args.closeups, lr0=args.lr0, command="tableref train " + " ".join(sys.argv[2:]))
+          closeups=args.closeups, lr0=args.lr0, edged=args.edged, command="tableref train " + " ".join(sys.argv[2:]))
     print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
