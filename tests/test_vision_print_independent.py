@@ -315,6 +315,21 @@ def test_shape_readers_sure_of_an_action_hold_a_numeral_read_at_the_centre_alone
     assert np.isclose(held.sum(), 1.0) and held[SYMBOLS.index("reverse")] > b[SYMBOLS.index("reverse")]
 
 
+def test_a_corner_index_read_only_fairly_as_the_numeral_does_not_end_the_dissent():
+    # an S reverse on a pale desk: "3" at the centre at 0.97, its small corner glyph "3" at 0.55,
+    # the shape readers 0.87 for the reverse (transplant on-black, seed 7373: read 3, sure)
+    shapes = probs("reverse", 0.87)
+    fair = TextEvidence(("3", 0.97), ("3", 0.55))
+    b = fuse(SYMBOLS, shapes, fair, card_px=190)
+    assert SYMBOLS[int(b.argmax())] == "3" and b.max() > 0.6
+    held = dissent(SYMBOLS, shapes, b, fair)
+    assert SYMBOLS[int(held.argmax())] == "3" and held.max() == DISSENT_CAP < 0.6
+    # read clearly in its corner, the numeral is two readings and stands
+    clear = TextEvidence(("3", 0.97), ("3", 0.9))
+    b = fuse(SYMBOLS, shapes, clear, card_px=190)
+    assert dissent(SYMBOLS, shapes, b, clear) is b
+
+
 @pytest.mark.parametrize("shapes,text", [
     (probs("reverse", 0.66), TextEvidence(("3", 0.95), ("3", 0.97))),   # read again in its corner
     (probs("8", 0.66), TextEvidence(("3", 0.95), (None, 0.0))),         # the shapes say a numeral

@@ -191,9 +191,12 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
 # at the centre alone, its corner index not read as one: the two independent readers disagree, and
 # the table is asked. Seen wrong and sure: an S reverse whose arrow heads a lamp's glare washed out,
 # read "3" at the centre at 0.86 with the shape readers at 0.66 for the reverse (transplant, seed
-# 2727: 0.80, sure). A numeral read again in its corner is two readings, and stands.
+# 2727: 0.80, sure). A numeral read again, clearly, in its corner is two readings, and stands; read
+# there only fairly it does not: the same S reverse's small corner glyph read "3" at 0.55, its centre
+# "3" at 0.97, the shape readers at 0.87 for the reverse (transplant on-black, seed 7373: 0.73, sure).
 DISSENT = 0.5           # the shape readers' share for their action symbol from which they dissent
 DISSENT_CAP = 0.55      # ... and the numeral's belief then at most this (below the app's "sure")
+DISSENT_CORNER = STRONG  # a corner index read as the numeral at this confidence or more: it stands
 ACTIONS = ("skip", "reverse", "draw2")
 
 
@@ -216,12 +219,14 @@ def second_look(symbols: list[str], shapes: np.ndarray, text: TextEvidence | Non
 
 def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
     """The belief `b` with its numeral held below sure where the shape readers (`shapes`) are sure
-    of an action symbol and the text reader read the numeral at the centre only (see DISSENT)."""
+    of an action symbol and the text reader read the numeral at the centre, and not clearly in its
+    corner (see DISSENT)."""
     if text is None or DISSENT >= 1.0 or not shapes_dissent(symbols, shapes):
         return b
     top = int(np.argmax(b))
     numeral = symbols[top]
-    if numeral not in DIGITS or b[top] <= DISSENT_CAP or text.centre[0] != numeral or text.corner[0] == numeral:
+    corner_too = text.corner[0] == numeral and text.corner[1] >= DISSENT_CORNER
+    if numeral not in DIGITS or b[top] <= DISSENT_CAP or text.centre[0] != numeral or corner_too:
         return b
     # the rest of the belief scaled up in proportion: the numeral stays the first reading
     rest = 1.0 - float(b[top])
