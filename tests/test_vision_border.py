@@ -126,6 +126,30 @@ def test_a_white_deck_learns_no_border_and_a_coloured_one_learns_its_hue():
     assert learn([Border(0, 200, 0.7), Border(60, 200, 0.7), Border(120, 200, 0.7)]) is None
 
 
+def _teach_photos(edge, table_bgr):
+    """Six photos of six cards of a uno print (edged in `edge`, None: white) on a plain table."""
+    cards = ["red-7", "blue-2", "green-skip", "yellow-5", "red-reverse", "blue-9"]
+    quads = [QUAD, [[260, 60], [400, 120], [320, 330], [180, 270]], [[150, 150], [400, 130], [410, 300], [160, 320]],
+             [[250, 140], [350, 140], [350, 295], [250, 295]], [[200, 80], [420, 90], [410, 420], [190, 410]],
+             [[300, 200], [380, 180], [410, 300], [330, 320]]]
+    return [_on_table(np.asarray(render_card(c, "uno", style=_style("uno", edge), size=(224, 348))), table_bgr, q)
+            for c, q in zip(cards, quads)]
+
+
+def test_a_frame_of_table_round_a_card_is_not_its_border():
+    # a white card on a black table has a black "margin" of table round it, a black-edged card on
+    # white paper a white one; of the two outlines the detector's box tells which is the card (before:
+    # real-uno-dev's white print on its dark table learned a black border, and so did a black-edged
+    # print on white paper none)
+    from vision.recognizer import Recognizer
+    from vision.teach.faces import learn_border
+    rec = Recognizer("uno", text=False)
+    assert learn_border(rec, _teach_photos(None, (22, 20, 24))) is None
+    learned = learn_border(rec, _teach_photos(BLACK_EDGE, (236, 238, 240)))
+    assert learned is not None and learned.dark
+    assert rec.border is None                          # the recognizer is left as it was
+
+
 def test_candidates_are_black_and_the_hue_round_every_card():
     regions = [img for _, _, img, _ in print_photos("uno", ["red-1", "yellow-2", "green-3", "blue-4", "red-5"], 1,
                                                    seed=3, style=_style("uno", PURPLE_EDGE), held=0.0, strength=0.4)]
@@ -169,10 +193,12 @@ def test_teach_learns_a_black_border_and_the_taught_deck_finds_its_cards(black_d
     taught = Recognizer("dino2", taught=back)
     builtin = Recognizer("dino2")
     right = sum(1 for cid, img in reads if (r := taught.read(img)) and r[0].card == cid)
-    found_builtin = sum(1 for _, img in reads if builtin.read(img))
+    right_builtin = sum(1 for cid, img in reads if (r := builtin.read(img)) and r[0].card == cid)
     assert right >= len(reads) - 1, right
-    # the built-in recognizer looks for a white margin and finds few of these cards
-    assert found_builtin < right
+    # the built-in recognizer looks for a white margin: since the detector learned decks of every
+    # edge (stage 5) it finds most of these cards by the white frame round their faces, and reads
+    # no more of them than the taught deck
+    assert right >= right_builtin
 
 
 def test_a_taught_file_with_a_damaged_border_is_refused(black_dino2, tmp_path):
@@ -213,9 +239,10 @@ def test_a_side_without_the_border_costs_an_outline_that_fits_the_card_shape_bet
 
 
 def test_a_black_edged_card_on_a_black_table_is_found_by_its_face(black_red_7, monkeypatch):
-    # a black table: the ring has no outer edge to snap to or contour, and the detector, which
-    # learned white-edged cards, finds nothing there; the face inside the ring stands alone, and
-    # pushed out by the border's depth it is the card's outline
+    # a black table: the ring has no outer edge to snap to or contour; where the detector misses
+    # the card too (stage 4, which learned white-edged cards only, found nothing here; stage 5
+    # finds it, but misses some held in a hand) the face inside the ring stands alone, and pushed
+    # out by the border's depth it is the card's outline
     import vision.recognizer as recognizer
     from vision.locate import quad_iou
     from vision.locate.border import side_depths
@@ -228,6 +255,9 @@ def test_a_black_edged_card_on_a_black_table_is_found_by_its_face(black_red_7, m
     img = cv2.GaussianBlur(_on_table(black_red_7, (24, 22, 22), quad), (3, 3), 0)
     rec = recognizer.Recognizer("uno", text=False)
     rec.set_border(border)
+    faces, _ = rec.locate_all(img)
+    assert len(faces) == 1 and quad_iou(faces[0].pts, quad) > 0.9
+    monkeypatch.setattr(rec.detector, "boxes", lambda *a, **k: [])      # the detector sees nothing
     faces, _ = rec.locate_all(img)
     assert len(faces) == 1 and quad_iou(faces[0].pts, quad) > 0.9
     monkeypatch.setattr(recognizer, "FACE_LOOK", False)

@@ -317,8 +317,9 @@ class Recognizer:
             more = ((2.0,) if close_ups else ()) + (closer if not first else ())
         looks = [first] + [self.detector.boxes(bgr, zoom_out=z) for z in more]
         if self.border is not None:
-            # the detector learned white-bordered faces: a deck edged in black or a colour is found
-            # by its border's contours too, as the contour locator finds white ones
+            # the detector's boxes are coarser on a deck edged in black or a colour (stage 4 learned
+            # white edges only, stage 5 a third of its scenes edged): such a deck is found by its
+            # border's contours too, as the contour locator finds white ones
             mask = (self.border.likeness(bgr) >= 128).astype(np.uint8) * 255
             looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask)])
             if FACE_LOOK:
@@ -330,8 +331,8 @@ class Recognizer:
         dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]
         # (and on a deck of another border, any face whose outline verified less than well: the
-        # detector learned white-edged cards, and its coarse boxes round a black-edged one take in
-        # its shadow or the dark table beside it, whose outlines verify too, if less well)
+        # detector's coarse boxes round a black-edged card take in its shadow or the dark table
+        # beside it, whose outlines verify too, if less well)
         unsure = (lambda d: not d.verified) if self.border is None else (lambda d: d.verified < BORDER_SETTLED)
         if close_ups and closer and closer[0] not in more and (not cards or any(map(unsure, cards))):
             # a face found but no outline of it verified: the coarse looks' boxes missed its edge
@@ -342,8 +343,9 @@ class Recognizer:
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         if close_ups:
             dets = self._from_farther(bgr, dets)
-        # the detector learned white-bordered faces and the black backs of the UNO family, and takes
-        # some faces for backs: one edged in black or a colour is a face when its outline verified
+        # the detector learned the black backs of the UNO family, and takes some faces for backs
+        # (stage 4, which learned white-edged faces only, many edged in black or a colour): one edged
+        # in black or a colour is a face when its outline verified
         # with the taught border (a white-bordered back does not); a UNO family "back" whose outline
         # verified and that is one colour, not red, is a face (every such back is black round a red
         # oval; the detector takes a dark green +2 for one)

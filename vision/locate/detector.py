@@ -308,8 +308,8 @@ def _outlines(bgr: np.ndarray, box: np.ndarray, border=None, sweep: bool = False
         yield contour, True, False
     yield box, False, False
     if border is not None:
-        # the detector learned white-bordered cards: on a card edged in black or a colour its box
-        # often lies round the white oval or circle inside, well within the card's edge
+        # on a card edged in black or a colour the detector's box may lie round the white oval or
+        # circle inside, well within the card's edge (stage 4, which learned white edges only, often did)
         c = box.mean(axis=0)
         for grow in GROW:
             bigger = c + (box - c) * grow

@@ -25,8 +25,8 @@ MARGIN_FRAC = 0.085  # the white margin's width as a fraction of the field's wid
 MIN_FIELD = 0.35     # the field's area at least this share of the box's
 MIN_INSIDE = 0.8     # a region counts as the field's when this share of it lies inside the box
 AREA_RANGE = (0.7, 1.4)  # the outline's area against the box's
-BORDER_LEAST = 0.5   # ... from this share with a taught border not white: the detector learned white-edged
-                     # cards, and its box round a black-edged one takes in its shadow (0.76 of it the card);
+BORDER_LEAST = 0.5   # ... from this share with a taught border not white: the detector's box round a black-
+                     # edged card may take in its shadow (stage 4's, white edges only: 0.76 of it the card);
                      # an outline round a shape inside the card has the card's face, not its border, round it
 ONE_COLOUR = True    # the field as the pixels of its own colour, not all that is not white: a thumb
                      # or a hand over the card joins the field's halves to itself and to the

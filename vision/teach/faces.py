@@ -47,19 +47,22 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
     """The border colour the cards of `images` (teach photos, one card each) share when it is not
     white, else None. Candidate borders (black, and the hues round the cards in most photos:
     border.candidates) are each tried as the deck's, and white as every built-in deck has it: each finds
-    one card in some of the photos, with a verify score. The candidate whose cards score most in
-    all wins if it beats white clearly (BEATS_WHITE: outlines round a black-edged card's white oval
-    verify too, and a white card on a dark table has a dark frame), and its cards' margins,
-    measured, give the border; at least `least` photos must show one card with it. `rec` is left
-    as it was."""
+    one card in some of the photos, with a verify score. Where white and a candidate each find an
+    outline in a photo, only the one nearer the detector's box speaks (`_nearer_box`): outlines round
+    a black-edged card's white oval verify as white cards, a black-edged card on white paper is
+    framed by a white "margin" of paper, and a white card on a dark table by a dark one; the detector,
+    trained on decks of every edge, boxes the card itself. The candidate whose cards score most in
+    all wins if it beats white clearly (BEATS_WHITE), and its cards' margins, measured, give the
+    border; at least `least` photos must show one card with it. `rec` is left as it was."""
     old = rec.border
-    regions = []
+    regions, boxes_of = [], []
     for img in images:
         boxes = rec.detector.boxes(img) or rec.detector.boxes(img, zoom_out=2.0)
+        boxes_of.append(order_corners(boxes[0][0]) if boxes else None)
         if boxes:
-            # round the likeliest card: grown, since on a card of another border the box often lies
+            # round the likeliest card: grown, since on a card of another border the box may lie
             # round the white oval inside
-            box = order_corners(boxes[0][0])
+            box = boxes_of[-1]
             c = box.mean(axis=0)
             x0, y0 = np.floor((c + (box - c) * 1.4).min(axis=0)).astype(int).clip(0)
             x1, y1 = np.ceil((c + (box - c) * 1.4).max(axis=0)).astype(int)
@@ -78,10 +81,10 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
         rec.set_border(old)
     best, best_total = None, 0.0
     for cand, cards in tried[1:]:
-        # per photo: white's outline lying well inside this border's is a shape on the card (a
-        # black-edged card's white oval), not the card, and speaks for nothing
-        mine = sum(c[0] for c in cards if c is not None)
-        white = sum(w[0] for c, w in zip(cards, tried[0][1]) if w is not None and not _shape_on(w, c))
+        # per photo, of two outlines the one nearer the detector's box is the card
+        pairs = list(zip(cards, tried[0][1], boxes_of))
+        mine = sum(c[0] for c, w, box in pairs if c is not None and not _nearer_box(w, c, box))
+        white = sum(w[0] for c, w, box in pairs if w is not None and not _nearer_box(c, w, box))
         n = sum(1 for c in cards if c is not None)
         if mine > BEATS_WHITE * white and mine > best_total and n >= max(least, LEARN_FROM * len(images)):
             best, best_total = (cand, cards), mine
@@ -100,12 +103,12 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
     return learn([colour], depths)
 
 
-def _shape_on(a: tuple | None, b: tuple | None) -> bool:
-    """Whether outline a (score, Quad) lies within outline b, and is well smaller than it."""
-    return (a is not None and b is not None and share_inside(a[1].pts, b[1].pts) > INSIDE
-            and a[1].area < SHAPE_AREA * b[1].area)
+def _nearer_box(a: tuple | None, b: tuple | None, box: np.ndarray | None) -> bool:
+    """Whether outline a (score, Quad) fits the detector's `box` of the photo better than outline b
+    does (then b is not the card: a shape on it, or a frame of table round it)."""
+    return (a is not None and b is not None and box is not None
+            and quad_iou(a[1].pts, box) > quad_iou(b[1].pts, box))
 
 
-SHAPE_AREA = 0.7     # an outline within another and under this share of its area is a shape on that card
 BEATS_WHITE = 1.2    # a border is learned when its cards' verify scores sum to this much more than white's ...
 LEARN_FROM = 0.5     # ... and it finds one card in at least this share of the photos looked at
