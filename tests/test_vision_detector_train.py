@@ -36,6 +36,12 @@ def test_train_detector_refuses_missing_init_weights(tmp_path):
     assert r.returncode == 2 and "no weights at" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_train_detector_refuses_an_edged_share_outside_0_to_1():
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--edged", "1.5"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "--edged" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_training_continues_from_the_shipped_onnx_detector(tmp_path):
     # one epoch on 20 scenes: from scratch that finds nothing; continued from the shipped model's
     # weights (rebuilt from its ONNX file) it still finds the cards of scenes it never saw
@@ -47,11 +53,12 @@ def test_training_continues_from_the_shipped_onnx_detector(tmp_path):
     out = tmp_path / "det.onnx"
     env = {k: v for k, v in os.environ.items() if not k.startswith("YOLO_")}
     r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--images", "12", "--closeups", "8",
-                        "--epochs", "1", "--imgsz", "320", "--seed", "6", "--init", "models/card-detector.onnx",
+                        "--epochs", "1", "--imgsz", "320", "--seed", "6", "--edged", "0.25",
+                        "--init", "models/card-detector.onnx",
                         "--out", str(out)], capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     card = json.loads(out.with_suffix(".json").read_text())
-    assert card["init"] == "models/card-detector.onnx" and card["closeups"] == 8
+    assert card["init"] == "models/card-detector.onnx" and card["closeups"] == 8 and card["edged"] == 0.25
     det = CardDetector(out)
     found = whole = 0
     for i in range(12):

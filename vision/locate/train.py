@@ -126,7 +126,8 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
         lr0 = FINE_TUNE_LR0
     extra = {"optimizer": "AdamW", "lr0": lr0} if lr0 else {}
     t0 = time.time()
-    name = f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "") + (f"-e{edged:g}" if edged else "") + ("-cont" if init else "")
+    name = (f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "")
+            + (f"-e{edged:g}" if edged else "") + ("-cont" if init else ""))
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
                 workers=0, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
                 degrees=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5),
@@ -139,7 +140,8 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_path, out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
-    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups, "edged": edged,
+    card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups,
+            "edged": edged,
             "lr0": lr0, "ultralytics": _ultralytics_version(),
             "epochs": epochs, "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
             "names": list(CLASSES),
