@@ -84,8 +84,8 @@ REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
 
 @pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
 def test_a_real_skip_filling_the_picture_cut_at_its_foot_is_read(monkeypatch):
-    # the classic print's oval lies askew on the card: seen from near, the detector's box lies round
-    # the oval, and its outline verifies only weakly; from three times as far the box is the card's
+    # the classic print's oval lies askew on the card: seen from near, stage 4's box lay round the
+    # oval, and its outline verified only weakly; from three times as far the box is the card's
     import vision.recognizer as recognizer
     from tests.helpers import load_bench
     from vision.locate import find_cards
@@ -99,14 +99,16 @@ def test_a_real_skip_filling_the_picture_cut_at_its_foot_is_read(monkeypatch):
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     # three ways to it: the farther look, the near box's bounding rectangle along the card's edges
     # (detector.TURN_BOUND, session 23), and the field's outline refitted to its sides (field.FIT,
-    # session 24); any one alone reads it, none does not
+    # session 24); any one alone reads it. With the detector's stage 4 none of them did not; stage 5
+    # (session 25) boxes the card itself from near, a fourth way, so the three are no longer needed
+    # here
     import vision.locate.field as field
     monkeypatch.setattr(detector, "TURN_BOUND", False)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     monkeypatch.setattr(recognizer, "FAR_WEAK", 0.0)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     monkeypatch.setattr(field, "FIT", False)
-    assert recognizer.Recognizer("uno").read(pic)[0].card != "red-skip"
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     monkeypatch.setattr(detector, "TURN_BOUND", True)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
     monkeypatch.setattr(detector, "TURN_BOUND", False)

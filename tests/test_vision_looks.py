@@ -61,17 +61,20 @@ def _table_with_cards(k: int, cid: str, width: int = 40):
 
 def test_cards_too_small_for_the_first_look_are_found_by_the_closer_one():
     """Cards 40 pixels wide in a 1280x960 picture are 10 pixels wide at the detector's scale: its
-    first look finds few of eight (2 of 8 when written, checked by hand), the look at twice its
-    scale reads them (8 of 8 right when written)."""
+    first look misses some of eight (6 with stage 4 when written, checked by hand; 3 with stage 5),
+    and the look at twice its scale reads them (8 of 8 right, both stages)."""
     rec = Recognizer("uno")
     cards = ["red-7", "blue-2", "green-skip", "yellow-5", "red-reverse", "blue-9", "green-4", "yellow-draw2"]
-    first = right = 0
+    missed = missed_right = right = 0
     for k, cid in enumerate(cards):
         img = _table_with_cards(k, cid)
-        first += bool(rec.detector.boxes(img))
         reads = rec.read(img)
-        right += bool(reads) and reads[0].card == cid
-    assert first <= 3
+        ok = bool(reads) and reads[0].card == cid
+        right += ok
+        if not rec.detector.boxes(img):
+            missed += 1
+            missed_right += ok
+    assert missed >= 2 and missed_right == missed
     assert right >= 6
 
 
@@ -95,18 +98,17 @@ def recognizer():
 
 
 def test_a_face_whose_coarse_outlines_fail_gets_a_closer_look(recognizer):
-    # scene 99: a red 4, about 50 px across; the boxes of the first look and of the look from
-    # twice as far miss its edge by a pixel or two, so no outline of it verifies. (Scene 83's green
-    # 7, this test's card until session 10, verifies from the coarse looks since the snap may keep
-    # a side whose edge it does not find; scene 62's green +2, until session 15, since a card may
-    # run off the picture by a corner.)
+    # scene 99: a red 4, about 50 px across; with the detector's stage 4 the boxes of the first look
+    # and of the look from twice as far missed its edge by a pixel or two, so no outline of it
+    # verified and the closer look read it. Stage 5's coarse boxes fit it (session 25), so the test
+    # now holds the reading only; the closer look's reading of cards the coarse looks miss is held by
+    # test_cards_too_small_for_the_first_look_are_found_by_the_closer_one. (Scene 83's green 7, this
+    # test's card until session 10, verifies from the coarse looks since the snap may keep a side
+    # whose edge it does not find; scene 62's green +2, until session 15, since a card may run off
+    # the picture by a corner.)
     img, labels = _scene(99)
     truth = next(c for c in labels["cards"] if c["card"] == "red-4")
     quad = np.float32(truth["quad"])
-    from vision.locate import quad_iou
-    first = recognizer.detector.boxes(img)
-    coarse = recognizer.detector.detect(img, zoom_outs=(2.0,), boxes=first)
-    assert not any(d.verified and quad_iou(d.quad.pts, quad) >= 0.5 for d in coarse)
     assert _read_at(recognizer.read(img), quad) == "red-4"
 
 
