@@ -8,10 +8,13 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from vision.locate.detector import CardDetector
+
+REPO = Path(__file__).resolve().parents[1]
 
 pytest.importorskip("ultralytics", reason="needs the train extra: pip install -e '.[train]'")
 
@@ -28,6 +31,37 @@ def test_train_detector_command_exports_a_model_the_detector_loads(tmp_path):
     assert card["command"].startswith("tableref train --detector --images 16")
     det = CardDetector(out)
     assert det.size == 64
+    # the run's weights export again by themselves (weights trained on a GPU machine come back so)
+    weights = REPO / card["weights"]
+    again = tmp_path / "again.onnx"
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--export", str(weights),
+                        "--out", str(again)], capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert json.loads(again.with_suffix(".json").read_text()) == card
+    assert CardDetector(again).size == 64
+
+
+def test_train_detector_export_refuses_weights_without_their_run(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--export", str(tmp_path / "no.pt")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "no .pt weights at" in r.stderr and "Traceback" not in r.stderr
+    stray = tmp_path / "weights" / "best.pt"
+    stray.parent.mkdir()
+    stray.write_bytes(b"not a checkpoint")
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--export", str(stray)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "card.json" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_train_detector_refuses_a_gpu_this_machine_lacks():
+    import torch
+    n = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--device", str(n)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and f"no GPU {n} here" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--hours", "0"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "--hours" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_train_detector_refuses_missing_init_weights(tmp_path):

@@ -103,14 +103,18 @@ def _ultralytics_version() -> str:
 
 
 def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0, batch: int = 16,
-          out: Path = DEFAULT_MODEL, command: str = "", init: str | None = None, closeups: int = 0,
-          lr0: float | None = None, edged: float = 0.0, log=print) -> dict:
+          out: Path | None = DEFAULT_MODEL, command: str = "", init: str | None = None, closeups: int = 0,
+          lr0: float | None = None, edged: float = 0.0, device: str = "cpu", workers: int = 0,
+          render_workers: int = 2, hours: float | None = None, log=print) -> dict:
     """Trains from the model yaml (from scratch), or continues from `init`: the .pt weights of an
     earlier run of this function, or a detector .onnx of ours (models/card-detector.onnx), never
-    downloaded weights. Exports ONNX to `out` and writes `out`.json with the metrics. The .pt
-    weights stay in build/detector/runs/."""
+    downloaded weights. Exports ONNX to `out` and writes `out`.json with the metrics (with `out`
+    None, exports nothing: `export` does it later, from the run's weights, on another machine). The
+    .pt weights stay in build/detector/runs/. `device` is torch's ("cpu", "0" for the first GPU),
+    `workers` the data loader's processes, `render_workers` the scene renderer's; `hours` caps the
+    training time (ultralytics then sets the epochs to fit)."""
     offline_ultralytics()
-    data = make_data(images, imgsz, seed, log=log, closeups=closeups, edged=edged)
+    data = make_data(images, imgsz, seed, log=log, closeups=closeups, edged=edged, workers=render_workers)
     from ultralytics import YOLO  # imported after the offline settings are in place
 
     if init and str(init).endswith(".onnx"):
@@ -128,25 +132,55 @@ def train(images: int = 2000, epochs: int = 20, imgsz: int = 320, seed: int = 0,
     t0 = time.time()
     name = (f"obb-{images}-{epochs}-{imgsz}-{seed}" + (f"-c{closeups}" if closeups else "")
             + (f"-e{edged:g}" if edged else "") + ("-cont" if init else ""))
-    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device="cpu",
-                workers=0, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
+    if hours:
+        extra["time"] = hours
+    if device != "cpu":
+        # pictures decoded once into memory: a GPU outruns the loader's JPEG decoding otherwise
+        extra["cache"] = "ram"
+    # amp=False everywhere: ultralytics' AMP check downloads weights, and the nano model is small
+    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, seed=seed, device=device,
+                workers=workers, amp=False, plots=False, fliplr=0.0,  # a mirrored card is not a card
                 degrees=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5),
                 project=str(BUILD / "runs"), name=name, exist_ok=True, verbose=False, **extra)
     seconds = time.time() - t0
-    metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device="cpu", workers=0, plots=False,
+    metrics = model.val(data=str(data), imgsz=imgsz, batch=batch, device=device, workers=workers, plots=False,
                         verbose=False)
-    # free height and width: the detector feeds each picture at its own shape (detector.py)
-    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(onnx_path, out)
     card_pt = Path(model.trainer.best) if getattr(model, "trainer", None) else None
     card = {"command": command, "model_yaml": MODEL_YAML, "init": init, "images": images, "closeups": closeups,
             "edged": edged,
             "lr0": lr0, "ultralytics": _ultralytics_version(),
-            "epochs": epochs, "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds),
-            "names": list(CLASSES),
+            "epochs": model.trainer.epochs if hours and getattr(model, "trainer", None) else epochs,
+            "imgsz": imgsz, "seed": seed, "train_seconds": round(seconds), "device": _device_name(device),
+            "batch": batch, "names": list(CLASSES),
             "val_map50": round(float(metrics.box.map50), 4), "val_map50_95": round(float(metrics.box.map), 4),
             "weights": str(card_pt.relative_to(REPO)) if card_pt else None}
-    out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
+    # the card beside the run's weights too: `tableref train --detector --export` takes it from there
+    (BUILD / "runs" / name / "card.json").write_text(json.dumps(card, indent=2) + "\n")
+    if out is not None:
+        export(model, out, imgsz, card)
     log(json.dumps(card))
     return card
+
+
+def export(model, out: Path, imgsz: int, card: dict) -> Path:
+    """Exports `model` (a YOLO, or the path of its .pt weights) to ONNX at `out` and writes the
+    model card `card` beside it as `out`.json."""
+    if not hasattr(model, "export"):
+        offline_ultralytics()
+        from ultralytics import YOLO
+        model = YOLO(str(model))
+    # free height and width: the detector feeds each picture at its own shape (detector.py)
+    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17,
+                                  device="cpu"))
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(onnx_path, out)
+    out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
+    return out
+
+
+def _device_name(device: str) -> str:
+    if str(device) == "cpu":
+        return "cpu"
+    import torch
+    return torch.cuda.get_device_name(int(str(device).split(",")[0]))

@@ -70,6 +70,18 @@ def register(sub) -> None:
     p.add_argument("--init", metavar="WEIGHTS",
                    help="detector: continue from the .pt weights of an earlier `train --detector` run, "
                         "or from a detector .onnx of ours such as models/card-detector.onnx")
+    p.add_argument("--device", default="cpu",
+                   help="detector: where torch trains, cpu (default) or a GPU's index such as 0")
+    p.add_argument("--workers", type=int, default=0,
+                   help="detector: data loader processes (default 0; 8 or more keep a GPU fed)")
+    p.add_argument("--render-workers", type=int, default=2, metavar="N",
+                   help="detector: processes rendering the synthetic scenes (default 2)")
+    p.add_argument("--batch", type=int, default=16, help="detector: pictures per training step (default 16)")
+    p.add_argument("--hours", type=float, default=None,
+                   help="detector: stop training after this long; the epochs are then fitted to it")
+    p.add_argument("--export", metavar="WEIGHTS",
+                   help="detector: train nothing, export the .pt weights of a run (one trained on another "
+                        "machine, say) to --out, with the run's card.json beside them as the model card")
     p.add_argument("--out", default=None,
                    help="model file (default: models/uno-symbols.npz, or models/card-detector.onnx)")
     p.add_argument("--prints", type=_names, default=None, metavar="NAME,NAME",
@@ -274,12 +286,24 @@ def _train_detector(args) -> int:
     from vision.locate.train import train
     epochs = args.epochs or 15
     if (args.images < 10 or args.closeups < 0 or epochs < 1 or not 64 <= args.imgsz <= 1280
-            or (args.lr0 is not None and not 0 < args.lr0 <= 0.1) or not 0 <= args.edged <= 1):
+            or (args.lr0 is not None and not 0 < args.lr0 <= 0.1) or not 0 <= args.edged <= 1
+            or args.workers < 0 or args.render_workers < 1 or args.batch < 1
+            or (args.hours is not None and not args.hours > 0)):
         print("tableref: need --images >= 10, --closeups >= 0, --epochs >= 1, 64 <= --imgsz <= 1280, "
-              "0 < --lr0 <= 0.1, 0 <= --edged <= 1",
+              "0 < --lr0 <= 0.1, 0 <= --edged <= 1, --workers >= 0, --render-workers >= 1, --batch >= 1, "
+              "--hours > 0",
               file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else DEFAULT_MODEL
+    if args.export:
+        return _export_detector(Path(args.export), out)
+    if args.device != "cpu":
+        import torch
+        if not torch.cuda.is_available() or not all(
+                d.isdigit() and int(d) < torch.cuda.device_count() for d in args.device.split(",")):
+            print(f"tableref: no GPU {args.device} here (torch sees {torch.cuda.device_count()}); "
+                  "--device takes cpu or a GPU's index", file=sys.stderr)
+            return 2
     if args.init and not Path(args.init).is_file():
         print(f"tableref: no weights at {args.init}", file=sys.stderr)
         return 2
@@ -288,6 +312,28 @@ def _train_detector(args) -> int:
               f"{args.init.removesuffix('.int8.onnx')}.onnx", file=sys.stderr)
         return 2
     train(images=args.images, epochs=epochs, imgsz=args.imgsz, seed=args.seed, out=out, init=args.init,
-          closeups=args.closeups, lr0=args.lr0, edged=args.edged, command="tableref train " + " ".join(sys.argv[2:]))
+          closeups=args.closeups, lr0=args.lr0, edged=args.edged, device=args.device, workers=args.workers,
+          render_workers=args.render_workers, batch=args.batch, hours=args.hours,
+          command="tableref train " + " ".join(sys.argv[2:]))
+    print(f"wrote {out} and {out.with_suffix('.json')}")
+    return 0
+
+
+def _export_detector(weights, out) -> int:
+    """`train --detector --export RUN/weights/best.pt`: the ONNX export of a run's weights, its model
+    card taken from the run's card.json (written where a run exports nothing, see train())."""
+    import json
+    from vision.locate.train import export
+    card_file = weights.parent.parent / "card.json"
+    if not weights.is_file() or weights.suffix != ".pt":
+        print(f"tableref: no .pt weights at {weights}", file=sys.stderr)
+        return 2
+    try:
+        card = json.loads(card_file.read_text())
+        imgsz = int(card["imgsz"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"tableref: {card_file} (the run's model card) is missing or unreadable: {exc}", file=sys.stderr)
+        return 2
+    export(weights, out, imgsz, card)
     print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
