@@ -48,6 +48,7 @@ SMALL_CARD = 0.15        # a card whose short side is under this share of the pi
 TINY_CUT = 0.06          # a face under this share of the picture's short side that the picture cuts is
                          # no card: too few pixels of too little of it (noise at a picture's corner
                          # verified as a 21 x 28 px card, two thirds in view, at the closer look)
+IN_PICTURE = 0.98        # ... the share of a quad's area in the picture from which it is not cut
 FAR = (4.0, 3.0)        # the detector's looks from farther still (a card filling the picture) ...
 FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
 FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: only when none verified)
@@ -61,9 +62,6 @@ def _tiny_and_cut(quad: np.ndarray, shape: tuple) -> bool:
     of the picture's short side, whole."""
     return (float(side_lengths(quad).min()) < TINY_CUT * min(shape[:2])
             and inside_share(quad, shape) < IN_PICTURE)
-
-
-IN_PICTURE = 0.98        # the share of a quad's area in the picture from which it is not cut (_tiny_and_cut)
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:

@@ -184,7 +184,7 @@ class CardDetector:
                 outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border, self.border, lone)
             # every box of the group, however well one verified: a box lying across a card's
             # label verified 0.984 on a home-printed card whose own edges, from another look's box,
-            # verified 0.989 (stage 6); it costs a still photo about a quarter more time
+            # verified 0.989 (stage 6); it costs a hand-held photo about an eighth more time
             if best is None or _rank(outlines[key]) > _rank(best):
                 best = outlines[key]
         out = []
