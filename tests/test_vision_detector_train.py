@@ -51,6 +51,13 @@ def test_train_detector_export_refuses_weights_without_their_run(tmp_path):
     r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--export", str(stray)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "card.json" in r.stderr and "Traceback" not in r.stderr
+    # its card beside it, but the weights are no checkpoint: named, and no model written
+    (tmp_path / "card.json").write_text(json.dumps({"imgsz": 64}))
+    out = tmp_path / "det.onnx"
+    r = subprocess.run([sys.executable, "-m", "web.cli", "train", "--detector", "--export", str(stray),
+                        "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "cannot export" in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
 
 
 def test_train_detector_refuses_a_gpu_this_machine_lacks():

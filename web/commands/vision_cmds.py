@@ -321,7 +321,7 @@ def _train_detector(args) -> int:
 
 def _export_detector(weights, out) -> int:
     """`train --detector --export RUN/weights/best.pt`: the ONNX export of a run's weights, its model
-    card taken from the run's card.json (written where a run exports nothing, see train())."""
+    card taken from the run's card.json (every run writes one beside its weights, see train())."""
     import json
     from vision.locate.train import export
     card_file = weights.parent.parent / "card.json"
@@ -334,6 +334,10 @@ def _export_detector(weights, out) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"tableref: {card_file} (the run's model card) is missing or unreadable: {exc}", file=sys.stderr)
         return 2
-    export(weights, out, imgsz, card)
+    try:
+        export(weights, out, imgsz, card)
+    except Exception as exc:   # a truncated or foreign checkpoint: torch's and ultralytics' errors vary
+        print(f"tableref: cannot export {weights}: {exc}", file=sys.stderr)
+        return 2
     print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
