@@ -114,3 +114,14 @@ def test_a_real_skip_filling_the_picture_cut_at_its_foot_is_read(monkeypatch):
     monkeypatch.setattr(detector, "TURN_BOUND", False)
     monkeypatch.setattr(recognizer, "FAR_WEAK", 0.9)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "red-skip"
+
+
+def test_a_tiny_face_the_picture_cuts_is_no_card_but_a_whole_one_is():
+    from vision.recognizer import _tiny_and_cut
+    # 22 x 28 px in a 640 x 480 picture (under 6% of 480 = 28.8 px), its left third beyond the edge
+    cut = np.float32([[-8, 450], [14, 450], [14, 478], [-8, 478]])
+    assert _tiny_and_cut(cut, SHAPE)
+    # the same card wholly in view is read (the smallest cards are 5% of the picture)
+    assert not _tiny_and_cut(cut + np.float32([20, 0]), SHAPE)
+    # a card held close that the picture cuts is no tiny card
+    assert not _tiny_and_cut(np.float32([[100, -30], [300, -30], [300, 210], [100, 210]]), SHAPE)

@@ -21,7 +21,7 @@ from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
-from .locate.quad import side_lengths, to_card_shape
+from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
 from .locate.verify import verify_quad
@@ -45,12 +45,23 @@ RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO fam
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
+TINY_CUT = 0.06          # a face under this share of the picture's short side that the picture cuts is
+                         # no card: too few pixels of too little of it (noise at a picture's corner
+                         # verified as a 21 x 28 px card, two thirds in view, at the closer look)
+IN_PICTURE = 0.98        # ... the share of a quad's area in the picture from which it is not cut
 FAR = (4.0, 3.0)        # the detector's looks from farther still (a card filling the picture) ...
 FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
 FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: only when none verified)
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
 FACE_LOOK = True         # a deck of another border is looked for by its faces too (_faces_of)
 BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verified under this score
+
+
+def _tiny_and_cut(quad: np.ndarray, shape: tuple) -> bool:
+    """A face too small to be read (TINY_CUT) that the picture cuts: the issue's smallest card is 5%
+    of the picture's short side, whole."""
+    return (float(side_lengths(quad).min()) < TINY_CUT * min(shape[:2])
+            and inside_share(quad, shape) < IN_PICTURE)
 
 
 def load_symbol_model(path: str | Path) -> SymbolModel:
@@ -356,7 +367,7 @@ class Recognizer:
                 return False
             return self.border is not None or (self._red_backs and _face_not_back(warp_card(bgr, d.quad.pts)))
         is_face = [a_face(d) for d in dets]
-        faces = [d for d, f in zip(dets, is_face) if f]
+        faces = [d for d, f in zip(dets, is_face) if f and not _tiny_and_cut(d.quad.pts, bgr.shape)]
         backs = [d.quad for d, f in zip(dets, is_face) if not f]
         if self.border is not None:
             # a dark frame inside a card (a corner index's black outline) verifies as a small card, and
