@@ -91,6 +91,41 @@ def test_train_writes_the_decks_own_model_by_default(tmp_path, monkeypatch, caps
     assert not (tmp_path / "uno-symbols.npz").exists()
 
 
+def test_train_records_its_outline_error_and_refuses_a_senseless_one(tmp_path, capsys):
+    from web.cli import main
+    from vision.recognizer import load_symbol_model
+    out = tmp_path / "s.npz"
+    assert main(["train", "--deck", "snake-cup", "--samples", "40", "--epochs", "1",
+                 "--outline-error", "1.6", "--out", str(out)]) == 0
+    assert load_symbol_model(out).meta["outline_error"] == 1.6
+    for bad in ("0", "-1", "9"):
+        assert main(["train", "--deck", "snake-cup", "--samples", "40", "--epochs", "1",
+                     "--outline-error", bad, "--out", str(tmp_path / "bad.npz")]) == 2
+        assert "--outline-error" in capsys.readouterr().err
+    assert not (tmp_path / "bad.npz").exists()
+
+
+def test_camera_views_outline_error_scales_how_much_of_the_table_the_warp_takes_in():
+    """A flat red card warped with the locator's error: none takes in no table (the card's own
+    pixels fill the view, but for blur at its edge); a wider error takes in more of it."""
+    from vision.synth.augment import camera_view
+    card = np.zeros((249, 160, 4), np.uint8)
+    card[..., 0], card[..., 3] = 255, 255          # RGBA: red, opaque
+
+    def table_share(scale: float) -> float:
+        shares = []
+        for seed in range(40):
+            view = camera_view(card, np.random.default_rng(seed), outline_error=scale).astype(int)
+            # red under any cast or gain: the red channel well above the others
+            red = (view[..., 2] > view[..., 1] + 40) & (view[..., 2] > view[..., 0] + 40)
+            shares.append(1.0 - float(red.mean()))
+        return float(np.mean(shares))
+
+    none, usual, wide = table_share(0.0), table_share(1.0), table_share(2.0)
+    assert none < 0.02, none
+    assert none < usual < wide, (none, usual, wide)
+
+
 def test_hue_margin_is_the_distance_to_the_nearest_edge_with_another_colour():
     from vision.read.colour import hue_margin
     # UNO yellow is 11..40: a median of 26 lies 14 from the edge at 40 and 15 from 11

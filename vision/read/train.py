@@ -43,11 +43,12 @@ OTHER_DECK = "uno"          # ... learned from: the UNO family's art in all its 
 
 
 def make_set(deck, n: int, seed: int, views_per_render: int = 4, log=print,
-             prints=None, others: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
+             prints=None, others: float = 0.0, outline_error: float = 1.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """n feature rows with labels (index into the returned symbol list). `prints`: the print
     families (vision.art.style.PRINTS) the faces are drawn from; None = all. `others`: the share
     of samples that are cards of another deck (OTHER_DECK, any print), labelled OTHER: a designed
-    deck's classifier that has seen no foreign card calls a UNO blue 7 a blue spork, and is sure."""
+    deck's classifier that has seen no foreign card calls a UNO blue 7 a blue spork, and is sure.
+    `outline_error`: camera_view's, the locator's corner error scaled."""
     from referee import load_deck
     from vision.art import render_card, style_for
 
@@ -70,7 +71,7 @@ def make_set(deck, n: int, seed: int, views_per_render: int = 4, log=print,
         style = style_for(art, prng, prints=prints if art == deck.id else None)
         face = render_card(cid, art, style=style, size=(w, int(round(w * 87 / 56))))
         for _ in range(views_per_render):
-            xs.append(features(camera_view(face, rng)))
+            xs.append(features(camera_view(face, rng, outline_error=outline_error)))
             ys.append(k)
         if len(xs) % 2000 < views_per_render:
             log(f"  {len(xs)}/{n} samples, {time.time() - t0:.0f} s")

@@ -34,8 +34,11 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def camera_view(rgba: np.ndarray, rng: np.random.Generator, out_size=(CANON_W, CANON_H)) -> np.ndarray:
-    """The rectified card (BGR, out_size) as the pipeline would produce it from a photo of `rgba`."""
+def camera_view(rgba: np.ndarray, rng: np.random.Generator, out_size=(CANON_W, CANON_H),
+                outline_error: float = 1.0) -> np.ndarray:
+    """The rectified card (BGR, out_size) as the pipeline would produce it from a photo of `rgba`.
+    `outline_error` scales the locator's corner error (CORNER_ERROR, CORNER_ERROR_FAR): wider for a
+    deck printed at home and cut by hand, whose outlines the detector's boxes leave looser."""
     h0, w0 = rgba.shape[:2]
     # on-screen card width in pixels: from far (small) to near
     cw = int(rng.uniform(38, 150))
@@ -72,7 +75,7 @@ def camera_view(rgba: np.ndarray, rng: np.random.Generator, out_size=(CANON_W, C
     # off by more, as an outline on a pile that took in part of the card below
     true = np.float32([[pad, pad], [pad + cw - 1, pad], [pad + cw - 1, pad + ch - 1], [pad, pad + ch - 1]])
     corner, shift = CORNER_ERROR_FAR if rng.random() < FAR_SHARE else CORNER_ERROR
-    jitter = rng.normal(0, corner, (4, 2)) * cw + rng.normal(0, shift, 2) * cw
+    jitter = (rng.normal(0, corner, (4, 2)) * cw + rng.normal(0, shift, 2) * cw) * outline_error
     src = true + jitter.astype(np.float32)
     dst = np.float32([[0, 0], [out_size[0] - 1, 0], [out_size[0] - 1, out_size[1] - 1], [0, out_size[1] - 1]])
     if rng.random() < 0.5:  # upside down: the other of the two orientations left after rectifying

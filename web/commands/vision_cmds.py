@@ -93,6 +93,9 @@ def register(sub) -> None:
     p.add_argument("--others", type=float, default=None, metavar="SHARE",
                    help="symbol classifier: the share of samples that are UNO cards labelled "
                         "'another deck' (default 0.15 for dino2 and snake-cup, 0 for uno/ono)")
+    p.add_argument("--outline-error", type=float, default=1.0, metavar="SCALE",
+                   help="symbol classifier: the locator's corner error the training views are warped "
+                        "with, scaled (default 1; wider for decks printed at home and cut by hand)")
     p.set_defaults(run=run_train)
 
 
@@ -223,9 +226,14 @@ def run_train(args) -> int:
     if not 0.0 <= others < 1.0:
         print("tableref: --others must be at least 0 and below 1", file=sys.stderr)
         return 2
-    x, y, names = make_set(deck, args.samples, args.seed, prints=prints, others=others)
+    if not 0.0 < args.outline_error <= 4.0:
+        print("tableref: --outline-error must be above 0 and at most 4", file=sys.stderr)
+        return 2
+    x, y, names = make_set(deck, args.samples, args.seed, prints=prints, others=others,
+                           outline_error=args.outline_error)
     meta = {"deck": deck.id, "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
-            "others": others, "command": "tableref train " + " ".join(sys.argv[2:])}
+            "others": others, "outline_error": args.outline_error,
+            "command": "tableref train " + " ".join(sys.argv[2:])}
     if deck.id in UNO_FAMILY:    # which print families the model saw (leave-one-print-out)
         meta["prints"] = list(prints or PRINTS)
     model = fit(x, y, names, epochs=args.epochs, seed=args.seed, meta=meta)
