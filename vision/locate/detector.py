@@ -45,10 +45,11 @@ FIELD_IN_OUTLINE = True  # the field looked for inside the best edge outline too
 FIELD_OTHERS = 2       # ... and, where neither gives a field outline that verifies, inside this many of the
                        # group's other boxes (other looks): a box cut short of the card crops its field, whose
                        # colour then runs on beyond the outline, and field_outline refuses it
-SETTLED = 0.95         # a verify score from which a group's outline is taken without trying its other boxes
-EVEN_SIDE = 0.5        # ... a raw box (not refined onto edges) only with each side's margin band in view at
-                       # least this share of the border's colour (_rank)
-AGREES = 0.9          # ... of the boxes lying on it (IoU), and not of the others
+SETTLED = 0.95         # a verify score from which a group's outline is taken without turning it or trying the
+                       # group's boxes that lie on it ...
+AGREES = 0.9           # ... at this IoU or more (a box elsewhere, another look's, is still tried)
+EVEN_SIDE = 0.5        # a raw box (not snapped onto edges) ranks below the other outlines unless each side's
+                       # margin band in view is at least this share of the border's colour (_rank)
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
                        # by the crop, over a pale desk pass for margin (a transplanted close-up: a box round
