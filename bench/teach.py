@@ -56,7 +56,12 @@ def score(rec, photos) -> dict:
             none += 1
             continue
         right += r[0].card == cid
-        wrong_sure += r[0].card != cid and r[0].confidence >= CONFIRM_THRESHOLD
+        if r[0].card != cid and r[0].confidence >= CONFIRM_THRESHOLD:
+            wrong_sure += 1
+            # named, so that a wrong and sure reading can be looked at (stderr: the table stays clean)
+            print(f"  wrong and sure: {cid} read as {r[0].card} at {r[0].confidence:.2f} "
+                  f"(outline {np.round(r[0].quad.pts).astype(int).tolist()}, picture {img.shape[1]}x{img.shape[0]})",
+                  file=sys.stderr, flush=True)
         unsure += r[0].confidence < CONFIRM_THRESHOLD
     return {"n": n, "top1": right / max(n, 1), "wrong_sure": wrong_sure / max(n, 1), "unsure": unsure / max(n, 1),
             "none": none, "read_ms": 1000 * (time.perf_counter() - t0) / max(n, 1),
