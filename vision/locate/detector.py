@@ -182,14 +182,15 @@ class CardDetector:
             return d, d
         best = None
         for pts, _, s in group:
+            box = order_corners(pts)
             # a settled outline (as good as it gets) skips the boxes that lie on it, not those that
             # lie elsewhere: a box across a home-printed card's label snapped onto the field's edge on
             # one side and verified 0.984; another look's box, on the card's edges, 0.994 (stage 6)
-            if best is not None and _settled(best) and quad_iou(order_corners(pts), best[1]) >= AGREES:
+            if best is not None and _settled(best) and quad_iou(box, best[1]) >= AGREES:
                 continue
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, order_corners(pts), s, self.even_border, self.border, lone)
+                outlines[key] = _best_outline(bgr, box, s, self.even_border, self.border, lone)
             if best is None or _rank(outlines[key]) > _rank(best):
                 best = outlines[key]
         out = []

@@ -218,17 +218,17 @@ def run_train(args) -> int:
     from vision.recognizer import MODEL_FOR_DECK
     # each deck its own file (uno and ono share one, as MODEL_FOR_DECK says)
     out = Path(args.out) if args.out else MODELS / MODEL_FOR_DECK.get(deck.id, f"{deck.id}-symbols.npz")
+    # a designed deck's table may see a stray UNO card: its model learns them as "another deck"
+    others = args.others if args.others is not None else (0.0 if deck.id in UNO_FAMILY else 0.15)
+    if not 0.0 <= others < 1.0:
+        print("tableref: --others must be at least 0 and below 1", file=sys.stderr)
+        return 2
     if not 0.0 < args.outline_error <= 4.0:
         print("tableref: --outline-error must be above 0 and at most 4", file=sys.stderr)
         return 2
     t0 = time.time()
     only = f", prints {', '.join(prints)}" if prints else ""
     print(f"rendering {args.samples} training samples of deck {deck.id} (seed {args.seed}{only})", flush=True)
-    # a designed deck's table may see a stray UNO card: its model learns them as "another deck"
-    others = args.others if args.others is not None else (0.0 if deck.id in UNO_FAMILY else 0.15)
-    if not 0.0 <= others < 1.0:
-        print("tableref: --others must be at least 0 and below 1", file=sys.stderr)
-        return 2
     x, y, names = make_set(deck, args.samples, args.seed, prints=prints, others=others,
                            outline_error=args.outline_error)
     meta = {"deck": deck.id, "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
