@@ -42,6 +42,36 @@ def test_a_flat_orange_card_votes_orange_in_dino2_and_would_be_yellow_in_uno():
     assert max(uno, key=uno.get) == "yellow"  # UNO's buckets: yellow is 11..40
 
 
+def test_snake_cups_neighbouring_colours_leave_a_printers_shift_room():
+    """Our print colours are chosen so that a printer's hue shift (the art's photometric styles
+    draw up to 4.5 OpenCV hue units either way) cannot carry one colour past the edge to its
+    neighbour. By hand: red #d62828 0, orange #f26d00 60*109/242 deg = 27.0 deg -> 13.5, yellow
+    #f5dc00 60*220/245 deg = 53.9 deg -> 26.9, so the edges lie at 6.8 and 20.2 and each of the
+    three is 6.7 or more from an edge. (Orange #f77f00 and yellow #f2c500, printed until session
+    28, were 9 apart: 4.5 from the edge, the whole shift.)"""
+    edges = {}
+    for name, (lo, hi) in palette_for("snake-cup"):
+        edges.setdefault(name, []).append((round(lo, 1), round(hi, 1)))
+    assert edges["orange"] == [(6.8, 20.2)]
+    assert edges["yellow"][0][0] == 20.2
+
+
+def test_a_faint_print_is_coloured_for_a_home_printed_deck_only():
+    """A violet field printed faintly (RGB 190, 150, 215: saturation 77 of 255) on white paper
+    (240, unclipped: the white balance's reference):
+    under the UNO family's fixed bar (80) the card has no colour (it would read as a colourless
+    SNAKE); a home-printed deck's bar follows the card's own inks (half its most saturated tenth)."""
+    card = np.full((130, 84, 3), 240, np.uint8)
+    card[10:120, 8:76] = (215, 150, 190)  # BGR
+    card[50:80, 25:60] = 240              # the white disc in the middle
+    fixed = colour_votes(card, palette=palette_for("snake-cup"))
+    pale = colour_votes(card, palette=palette_for("snake-cup"), pale_ink=True)
+    assert fixed["coloured"] < 0.15
+    assert pale["coloured"] > 0.5 and max(pale["votes"], key=pale["votes"].get) == "violet"
+    # white paper alone stays colourless even with the lowered bar
+    assert colour_votes(np.full((130, 84, 3), 240, np.uint8), pale_ink=True)["coloured"] == 0.0
+
+
 @pytest.mark.parametrize("deck,cards", [
     ("dino2", [("red-dingbat", (60, 60), False), ("blue-skip-draw2", (300, 200), True),
                ("orange-reverse", (480, 40), False)]),
@@ -132,10 +162,10 @@ def test_hue_margin_is_the_distance_to_the_nearest_edge_with_another_colour():
     assert hue_margin(np.array([25, 26, 27]), "yellow", HUE_BUCKETS) == 14.0
     # UNO red wraps (140..180 and 0..11): 178 counts as -2, the median of 2, 3, -2 is 2, 9 from 11
     assert hue_margin(np.array([2, 3, 178]), "red", HUE_BUCKETS) == 9.0
-    # snake-cup orange is only about 12 wide: its middle is at most 6 from an edge
+    # snake-cup orange is 6.8..20.2 (by hand, test above): its middle, 13.5, is 6.7 from both edges
     pal = palette_for("snake-cup")
     lo, hi = dict((n, r) for n, r in pal)["orange"]
-    assert hue_margin(np.array([(lo + hi) / 2]), "orange", pal) <= 6.5
+    assert hue_margin(np.array([(lo + hi) / 2]), "orange", pal) == pytest.approx(6.73, abs=0.01)
 
 
 def test_make_set_labels_a_share_of_foreign_cards_as_another_deck():

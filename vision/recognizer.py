@@ -14,7 +14,8 @@ import numpy as np
 
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
-from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
+from .read.colour import (MEASURED_PALETTES, card_colour, colour_votes, four_colour_area, palette_for,
+                          scarcest_two)
 from .read.fuse import (dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look,
                          shapes_dissent)
 from .read.holes import centre_holes
@@ -145,6 +146,7 @@ class Recognizer:
         self._red_backs = deck in TEXT_DECKS and RED_BACKS
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
         self.palette = palette_for(deck)  # the deck's colours as hue buckets
+        self.pale_ink = deck not in MEASURED_PALETTES  # a home-printed deck may be printed faintly
         # the printed text (numerals, +2, +4) read by OCR, for the decks that print it: every
         # UNO print does; our designed decks are printed from our own art, which the classifier knows
         self.text_reader = None
@@ -199,7 +201,7 @@ class Recognizer:
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
             return None, 0.0
-        v = colour_votes(card_bgr, palette=self.palette)
+        v = colour_votes(card_bgr, palette=self.palette, pale_ink=self.pale_ink)
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))

@@ -82,9 +82,11 @@ def white_balance(card_bgr: np.ndarray) -> np.ndarray:
     return np.clip(f * gains, 0, 255).astype(np.uint8)
 
 
-def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE_BUCKETS) -> dict:
+def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE_BUCKETS,
+                 pale_ink: bool = False) -> dict:
     """Fractions of the card's saturated pixels per colour of `palette` (hue buckets, see
-    palette_for; the UNO colours by default), plus dark and colourful fractions."""
+    palette_for; the UNO colours by default), plus dark and colourful fractions. `pale_ink`: the
+    card may be printed faintly (a home printer's draft mode), see saturated_enough."""
     h, w = card_bgr.shape[:2]
     my, mx = int(h * margin), int(w * margin)
     inner = white_balance(card_bgr)[my:h - my, mx:w - mx]
@@ -92,7 +94,7 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
     # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright)
-    coloured = (sat > 80) & (val > max(15.0, 0.28 * float(np.percentile(val, 95))))
+    coloured = (sat > saturated_enough(sat, pale_ink)) & (val > max(15.0, 0.28 * float(np.percentile(val, 95))))
     n = max(int(coloured.sum()), 1)
     votes = {name: 0.0 for name, _ in palette}
     for name, (lo, hi) in palette:
@@ -100,6 +102,22 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     top = max(votes, key=votes.get)
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
             "hue_margin": hue_margin(hue[coloured], top, palette)}
+
+
+SATURATED = 80     # a pixel this saturated (of 255) is ink, not paper: the UNO family's, measured
+PALE_FLOOR = 40    # ... and the least for a faint print, where the card's own inks set the bar
+PALE_SHARE = 0.5   # a faint print's ink: at least this share of its most saturated tenth
+
+
+def saturated_enough(sat: np.ndarray, pale_ink: bool) -> float:
+    """The saturation above which a pixel counts as ink. A home-printed deck (dino2, snake-cup)
+    may come out of a printer in draft mode or low on ink: a violet field at saturation 70, read
+    as no colour at all with the fixed bar (then a colourless SNAKE). For those the bar is half the
+    card's most saturated tenth, between PALE_FLOOR and SATURATED; white-balanced paper stays
+    under 30 whatever the print. The UNO family keeps the fixed bar its ranges were measured with."""
+    if not pale_ink or sat.size == 0:
+        return float(SATURATED)
+    return float(np.clip(PALE_SHARE * np.percentile(sat, 90), PALE_FLOOR, SATURATED))
 
 
 def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
