@@ -144,3 +144,20 @@ def test_the_written_file_loads_without_pickle_and_names_its_deck(good):
         assert all(z[k].dtype != object for k in z.files)
     td = load(good / "old.npz")
     assert td.deck == "dino2" and td.meta["format"] == FORMAT and sorted(td.cards) == sorted(CARDS)
+
+
+def test_a_phones_heic_photos_teach_and_a_text_file_beside_them_is_set_aside(work, capsys):
+    """Photos straight from an iPhone are HEIC: they teach as JPEGs do. A note filed with them
+    is set aside by name, not taken for a photo."""
+    from PIL import Image
+    tmp, _ = work
+    for p in sorted((tmp / "photos").rglob("*.jpg")):
+        with Image.open(p) as im:
+            im.save(p.with_suffix(".heic"), format="HEIF", quality=90)
+        p.unlink()
+    (tmp / "photos" / "blue-chill" / "notes.txt").write_text("second photo a little blurred\n")
+    status, out, err = teach(capsys, tmp / "photos", tmp / "new.npz")
+    assert status == 0, err
+    assert "taught 2 of 88 cards of dino2 from 4 photos" in out
+    refused = [ln for ln in out.splitlines() if ln.startswith("refused")]
+    assert len(refused) == 1 and "notes.txt: not a photo" in refused[0]

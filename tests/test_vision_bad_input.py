@@ -220,3 +220,34 @@ def test_watch_on_an_empty_or_corrupt_video_is_a_clear_message(tmp_path, capsys,
     path.write_bytes(content)
     assert main(["watch", str(path), "--deck", "ono"]) == 2
     assert f"cannot open video {path}" in capsys.readouterr().err
+
+
+def test_a_phones_heic_photo_is_read(tmp_path, capsys):
+    """An iPhone saves HEIC by default: identify reads it as it reads a JPEG (pillow-heif)."""
+    from pillow_heif import register_heif_opener
+    register_heif_opener()
+    bgr = table_with("ono", [("green-4", (200, 150), True)])
+    path = tmp_path / "IMG_0001.HEIC"
+    Image.fromarray(bgr[:, :, ::-1]).save(path, format="HEIF", quality=90)
+    from vision.imageio import load_image
+    loaded, scale = load_image(path)
+    assert loaded.shape == (480, 640, 3) and scale == 1.0
+    assert np.abs(loaded.astype(int) - bgr).mean() < 6     # lossy, as a phone's photo is
+    status, out, err = identify(capsys, path, "--json")
+    assert status == 0 and err == ""
+    assert [c["card"] for c in json.loads(out)["cards"]] == ["green-4"]
+
+
+def test_a_heic_photo_without_pillow_heif_says_what_to_install(tmp_path):
+    from pillow_heif import register_heif_opener
+    register_heif_opener()
+    path = tmp_path / "IMG_0002.heic"
+    Image.new("RGB", (64, 48), (200, 30, 30)).save(path, format="HEIF")
+    # a fresh interpreter where pillow_heif cannot be imported (an install without it)
+    code = ("import sys; sys.modules['pillow_heif'] = None\n"
+            "from vision.imageio import BadImage, load_image\n"
+            f"try:\n    load_image({str(path)!r})\nexcept BadImage as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == (f"cannot read image {path}: a HEIC photo: pip install pillow-heif to read it, "
+                                  "or save it as JPEG")

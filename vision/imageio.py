@@ -12,7 +12,9 @@ back to the photo's coordinates by multiplying by `scale`.
 - over MAX_PIXELS (JPEG) or MAX_PIXELS_FULL (formats decoded whole) the image is refused as a
   decompression bomb, from its header alone;
 - alpha is dropped (as OpenCV's IMREAD_COLOR does), grey is read as colour, 16-bit as 8-bit,
-  and the EXIF orientation is applied (as OpenCV does).
+  and the EXIF orientation is applied (as OpenCV does);
+- an iPhone's HEIC photos (HEIF) are read through pillow-heif, a dependency; without it they are
+  refused with a message that says what to install.
 """
 from __future__ import annotations
 
@@ -33,6 +35,16 @@ MAX_PIXELS_FULL = 100_000_000    # other formats are decoded whole (300 MB at 10
 # it reduced; our limits are applied instead (and Pillow's stays in force above twice ours)
 if Image.MAX_IMAGE_PIXELS is not None and Image.MAX_IMAGE_PIXELS < MAX_PIXELS:
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+
+# A phone's camera saves HEIC by default (iPhones since 2017): Pillow reads it with pillow-heif's
+# opener registered. OpenCV cannot read it at all.
+try:
+    from pillow_heif import register_heif_opener
+    register_heif_opener()
+    HEIF = True
+except ImportError:  # an install without it still reads JPEG, PNG, WebP, BMP and TIFF
+    HEIF = False
+HEIF_SUFFIXES = (".heic", ".heif", ".hif")
 
 
 class BadImage(ValueError):
@@ -67,6 +79,8 @@ def load_image(path: str | os.PathLike, max_side: int = MAX_SIDE) -> tuple[np.nd
     except (UnidentifiedImageError, ImportError):
         # (ImportError: once ultralytics is imported, its patch of Image.open tries to load a HEIF
         # plugin for any file Pillow cannot identify)
+        if not HEIF and p.suffix.lower() in HEIF_SUFFIXES:
+            raise _bad(path, "a HEIC photo: pip install pillow-heif to read it, or save it as JPEG") from None
         raise _bad(path, "not an image") from None
     except PermissionError:
         raise _bad(path, "permission denied") from None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".heic", ".heif", ".hif"}
 MAX_PHOTOS = 5
 
 
@@ -37,7 +37,7 @@ def scan(folder: str | Path, deck_ids: list[str]) -> tuple[list[tuple[str, Path]
             continue
         files = sorted(p for p in by_card[cid].iterdir() if p.is_file() and not p.name.startswith("."))
         pics = [p for p in files if p.suffix.lower() in PHOTO_SUFFIXES]
-        set_aside += [(p, "not a photo (jpg, png, bmp, webp or tif)") for p in files if p not in pics]
+        set_aside += [(p, "not a photo (jpg, png, heic, bmp, webp or tif)") for p in files if p not in pics]
         set_aside += [(p, f"more than {MAX_PHOTOS} photos of {cid}: only the first {MAX_PHOTOS} are used")
                       for p in pics[MAX_PHOTOS:]]
         photos += [(cid, p) for p in pics[:MAX_PHOTOS]]
