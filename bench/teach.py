@@ -45,6 +45,9 @@ from vision.teach.teach import prototypes_of, teach_folder           # noqa: E40
 REAL = ROOT.parent / "shared" / "real-uno-dev2"
 
 
+MISSES = False     # --misses: every reading not right named on stderr, not only the sure ones
+
+
 def score(rec, photos) -> dict:
     """top-1, wrong-but-sure, unsure and no-card counts of `rec` reading (card, image) pairs."""
     n = right = wrong_sure = unsure = none = 0
@@ -54,8 +57,14 @@ def score(rec, photos) -> dict:
         r = rec.read(img)
         if not r:
             none += 1
+            if MISSES:
+                print(f"  miss: {cid} no card found (picture {img.shape[1]}x{img.shape[0]})", file=sys.stderr, flush=True)
             continue
         right += r[0].card == cid
+        if MISSES and r[0].card != cid and r[0].confidence < CONFIRM_THRESHOLD:
+            print(f"  miss: {cid} read as {r[0].card} at {r[0].confidence:.2f}, unsure "
+                  f"(outline {np.round(r[0].quad.pts).astype(int).tolist()}, picture {img.shape[1]}x{img.shape[0]})",
+                  file=sys.stderr, flush=True)
         if r[0].card != cid and r[0].confidence >= CONFIRM_THRESHOLD:
             wrong_sure += 1
             # named, so that a wrong and sure reading can be looked at (stderr: the table stays clean)
@@ -219,7 +228,10 @@ def main() -> int:
     ap.add_argument("--cards", type=int, default=None, help="the first N cards of each deck only")
     ap.add_argument("--only", action="append", choices=("uno", "dino2", "snake-cup", "real", "speed", "border"))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--misses", action="store_true", help="name every reading not right on stderr (wrong and sure ones always are)")
     args = ap.parse_args()
+    global MISSES
+    MISSES = args.misses
     only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border"))
     print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)

@@ -128,3 +128,17 @@ def test_an_outline_running_off_the_picture_must_come_from_edges_found(monkeypat
     monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False: iter([(inside, False, False)]))
     (ok, _, _), *_ = D._best_outline(img, inside, 0.7)
     assert ok == D.verify_quad(img, inside).ok
+
+
+def test_of_two_outlines_verified_alike_the_one_with_the_whiter_least_white_side_ranks_first():
+    from vision.locate.detector import _rank
+    quad = np.float32([[0, 0], [10, 0], [10, 16], [0, 16]])
+    # the bench's red shoe on gingham: cut across its far end along the white label band (one side
+    # 0.87 white), against its own edges (every side white), the two verify scores 0.0002 apart
+    across = ((True, 0.9577, 0.93), quad, True, 0.87)
+    own = ((True, 0.9575, 0.92), quad, True, 1.0)
+    assert _rank(own) > _rank(across)
+    # a clearly better verified outline still wins over a whiter side
+    assert _rank(((True, 0.99, 0.9), quad, True, 0.6)) > _rank(own)
+    # and a verified outline over one that is not, whatever its sides
+    assert _rank(((True, 0.5, 0.9), quad, True, 0.6)) > _rank(((False, 0.0, 0.99), quad, True, 1.0))

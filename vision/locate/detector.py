@@ -50,6 +50,10 @@ SETTLED = 0.95         # a verify score from which a group's outline is taken wi
 AGREES = 0.9           # ... at this IoU or more (a box elsewhere, another look's, is still tried)
 EVEN_SIDE = 0.5        # a raw box (not snapped onto edges) ranks below the other outlines unless each side's
                        # margin band in view is at least this share of the border's colour (_rank)
+WEAKEST_TIE = 0.01     # ... and among outlines verified within about this of each other, the whiter least white
+                       # side: a home-printed card on gingham, its outline cut across its far end along
+                       # the white label band (sides 0.87 / 0.93 / 1 / 1, 0.9577), beat its own edges
+                       # (1 / 1 / 1 / 1, 0.9575) on the aspect of its perspective alone
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
                        # by the crop, over a pale desk pass for margin (a transplanted close-up: a box round
@@ -233,9 +237,11 @@ def _rank(outline: tuple) -> tuple:
     askew of the card lies across its margin on one side and can verify better than the card's own
     edges (stage 6's first look at a card filling the picture, turned 2 degrees: 0.959 with one
     side's band 0.45 white, against 0.943); an outline snapped onto edges is not held back so (a
-    card on a pile, one side under its neighbour, is outlined by its edges with that side's band dark)."""
+    card on a pile, one side under its neighbour, is outlined by its edges with that side's band dark).
+    Of two outlines verified alike (the verify score saturates once the margin is 0.7 white), the one
+    whose least white side is whiter (WEAKEST_TIE)."""
     (ok, vscore, score), refined, weakest = outline[0], outline[2], outline[3]
-    return ok, refined or weakest >= EVEN_SIDE, vscore, score
+    return ok, refined or weakest >= EVEN_SIDE, vscore + WEAKEST_TIE * weakest, score
 
 
 def _settled(outline: tuple) -> bool:
