@@ -255,14 +255,17 @@ def margin_depths(side_white: np.ndarray, even: bool = True) -> list[bool]:
     how far in from the outline the white runs before the face's colour begins (border.side_runs).
     Lines that start on something not white (a thumb, the outline cut inside the margin) are left
     out; a side with too few lines left has no margin. Not `even`: a deck cut by hand, whose border
-    may be wider at one end than at the other, but never a quarter of the card deep."""
+    may be wider at one end than at the other, but never a quarter of the card deep; only a margin
+    measured too deep counts against it."""
     w = side_white.shape[1]
     runs = side_runs(side_white)
     out = []
     for depth in (runs[0], runs[2]):
         lines = depth[depth > 0].astype(np.float32)
         if lines.size < 0.3 * depth.size:
-            out.append(False)
+            # no margin to measure: a commercial print's side without one; on a deck cut by hand,
+            # no evidence either way (the built-in reader on a deck edged in black meets no white)
+            out.append(not even)
             continue
         med = float(np.median(lines))
         agree = float(np.mean(np.abs(lines - med) <= max(1.5, 0.3 * med)))
