@@ -161,6 +161,28 @@ def test_a_wild_with_one_colour_scarce_is_still_four_coloured():
     assert not four_coloured(faded, min_coloured=WILD_COLOURED)
 
 
+def test_a_black_thing_on_a_pale_desk_is_no_wild_for_its_chroma_noise():
+    # the transplant cell's phone on a pale desk, taken for a back: its JPEG's chroma noise, every
+    # hue at 15-25 grey levels, passed for all four colours and it was read as a wild, sure. The
+    # four colours of a wild are printed bright: at least WILD_LEVEL of the paper (real wilds 0.84+)
+    from vision.read.colour import colour_votes
+    from vision.recognizer import WILD_COLOURED, WILD_LEVEL, WILD_SHARE, four_coloured
+    rng = np.random.default_rng(3)
+    thing = np.full((100, 64, 3), 170, np.uint8)                     # the desk round it
+    hsv = np.stack([rng.integers(0, 180, (90, 56)), np.full((90, 56), 200), rng.integers(15, 26, (90, 56))], -1)
+    thing[5:95, 4:60] = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    v = colour_votes(thing)
+    assert v["coloured"] >= WILD_COLOURED and min(v["votes"].values()) >= WILD_SHARE   # four colours, by hue
+    assert v["level"] < 0.2 < WILD_LEVEL
+    assert not four_coloured(thing, min_share=WILD_SHARE, min_coloured=WILD_COLOURED)
+    # a wild rendered on a black table passes, as before
+    from vision.art import render_card
+    from vision.synth.augment import rgba_to_bgr_on
+    card = render_card("wild", "uno", size=(112, 174))
+    wild = rgba_to_bgr_on(card, np.zeros(card.shape[:2] + (3,), np.uint8))
+    assert colour_votes(wild)["level"] > 0.6 and four_coloured(wild, min_share=WILD_SHARE, min_coloured=WILD_COLOURED)
+
+
 def test_one_look_s_boxes_are_never_grouped_as_one_card():
     from vision.locate.detector import group_boxes
     box = lambda x: np.float32([[x, 0], [x + 10, 0], [x + 10, 10], [x, 10]])  # noqa: E731

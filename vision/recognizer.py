@@ -77,11 +77,16 @@ def load_symbol_model(path: str | Path) -> SymbolModel:
                          f"restore it from git or retrain it") from e
 
 
+WILD_LEVEL = 0.4   # a wild's colours against its paper: at least this bright (the real wilds' 0.84-0.99)
+
+
 def four_coloured(card_bgr: np.ndarray, min_share: float = 0.15, min_coloured: float = 0.25) -> bool:
-    """All four colours in the card's pixels, each a fair share, over a good part of the card: a
-    wild's face. (Measured on synthetic backs of every deck: none passes; the real wilds do.)"""
+    """All four colours in the card's pixels, each a fair share, over a good part of the card, and
+    printed bright: a wild's face. (Measured on synthetic backs of every deck: none passes; the real
+    wilds do.) Bright: a black phone on a pale desk, taken for a back, showed all four colours in its
+    JPEG's chroma noise at a fifth of the desk's brightness and was read as a wild, sure."""
     v = colour_votes(card_bgr)
-    return v["coloured"] >= min_coloured and min(v["votes"].values()) >= min_share
+    return v["coloured"] >= min_coloured and min(v["votes"].values()) >= min_share and v["level"] >= WILD_LEVEL
 
 
 @dataclass

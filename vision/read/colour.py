@@ -89,8 +89,8 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     card may be printed faintly (a home printer's draft mode), see saturated_enough."""
     h, w = card_bgr.shape[:2]
     my, mx = int(h * margin), int(w * margin)
-    inner = white_balance(card_bgr)[my:h - my, mx:w - mx]
-    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
+    whole = cv2.cvtColor(white_balance(card_bgr), cv2.COLOR_BGR2HSV)
+    hsv = whole[my:h - my, mx:w - mx].reshape(-1, 3).astype(np.int32)
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
     # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright)
@@ -100,8 +100,12 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     for name, (lo, hi) in palette:
         votes[name] += float(((hue >= lo) & (hue < hi) & coloured).sum()) / n
     top = max(votes, key=votes.get)
+    # how bright the coloured pixels are against the card's paper (the whole warp's brightest): a
+    # print's inks 0.6 and more of it; chroma noise on something black 0.1-0.2
+    paper = float(np.percentile(whole[..., 2], 97))
+    level = float(np.median(val[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
-            "hue_margin": hue_margin(hue[coloured], top, palette)}
+            "hue_margin": hue_margin(hue[coloured], top, palette), "level": level}
 
 
 SATURATED = 80     # a pixel this saturated (of 255) is ink, not paper: the UNO family's, measured
