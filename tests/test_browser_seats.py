@@ -167,7 +167,9 @@ def test_the_host_reads_a_shown_hand_fixes_it_and_the_referee_rules(served, brow
                                                            [20 + 100 * i, 290]]} for i, cid in enumerate(shown)]
     cards.append({"card": "red-6", "confidence": 0.7, "polygon": [[440, 220], [500, 220], [500, 310], [440, 310]]})
     reg.reveal_seen("rev", {"type": "reveal_cards", "t": 5.0, "cards": cards}, 640, 480)
-    host.wait_for_selector("#reveal-cards", timeout=WAIT)
+    # the reading's chips, not the input: the host's input is there from the start ("waiting for the
+    # camera"), and waiting for it raced the reading under load (CI, session 28)
+    host.wait_for_selector("#reveal .chips", timeout=WAIT)
     assert "red-6: overlaps another card" in host.text_content("#reveal")
     assert host.input_value("#reveal-cards") == "blue-1, green-2, yellow-3, blue-4, green-6, red-6"
     assert reg.get("rev").game.to_dict()["phase"] == "reveal"               # nothing ruled on a reading
