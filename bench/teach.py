@@ -48,6 +48,12 @@ REAL = ROOT.parent / "shared" / "real-uno-dev2"
 MISSES = False     # --misses: every reading not right named on stderr, not only the sure ones
 
 
+def _name(what: str, img: np.ndarray, outline: np.ndarray | None = None) -> None:
+    """One reading not right, on stderr: what, its outline, the picture's size."""
+    where = f"outline {np.round(outline).astype(int).tolist()}, " if outline is not None else ""
+    print(f"  {what} ({where}picture {img.shape[1]}x{img.shape[0]})", file=sys.stderr, flush=True)
+
+
 def score(rec, photos) -> dict:
     """top-1, wrong-but-sure, unsure and no-card counts of `rec` reading (card, image) pairs."""
     n = right = wrong_sure = unsure = none = 0
@@ -58,20 +64,16 @@ def score(rec, photos) -> dict:
         if not r:
             none += 1
             if MISSES:
-                print(f"  miss: {cid} no card found (picture {img.shape[1]}x{img.shape[0]})", file=sys.stderr, flush=True)
+                _name(f"miss: {cid} no card found", img)
             continue
         right += r[0].card == cid
-        if MISSES and r[0].card != cid and r[0].confidence < CONFIRM_THRESHOLD:
-            print(f"  miss: {cid} read as {r[0].card} at {r[0].confidence:.2f}, unsure "
-                  f"(outline {np.round(r[0].quad.pts).astype(int).tolist()}, picture {img.shape[1]}x{img.shape[0]})",
-                  file=sys.stderr, flush=True)
-        if r[0].card != cid and r[0].confidence >= CONFIRM_THRESHOLD:
-            wrong_sure += 1
+        sure = r[0].confidence >= CONFIRM_THRESHOLD
+        if r[0].card != cid and (sure or MISSES):
+            wrong_sure += sure
             # named, so that a wrong and sure reading can be looked at (stderr: the table stays clean)
-            print(f"  wrong and sure: {cid} read as {r[0].card} at {r[0].confidence:.2f} "
-                  f"(outline {np.round(r[0].quad.pts).astype(int).tolist()}, picture {img.shape[1]}x{img.shape[0]})",
-                  file=sys.stderr, flush=True)
-        unsure += r[0].confidence < CONFIRM_THRESHOLD
+            _name(f"{'wrong and sure' if sure else 'miss'}: {cid} read as {r[0].card} at {r[0].confidence:.2f}"
+                  f"{'' if sure else ', unsure'}", img, r[0].quad.pts)
+        unsure += not sure
     return {"n": n, "top1": right / max(n, 1), "wrong_sure": wrong_sure / max(n, 1), "unsure": unsure / max(n, 1),
             "none": none, "read_ms": 1000 * (time.perf_counter() - t0) / max(n, 1),
             "read_cpu_ms": 1000 * (time.process_time() - c0) / max(n, 1)}

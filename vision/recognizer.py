@@ -14,8 +14,7 @@ import numpy as np
 
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
-from .read.colour import (MEASURED_PALETTES, card_colour, colour_votes, four_colour_area, palette_for,
-                          scarcest_two)
+from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
 from .read.fuse import (dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look,
                          shapes_dissent)
 from .read.holes import centre_holes
@@ -151,7 +150,7 @@ class Recognizer:
         self._red_backs = deck in TEXT_DECKS and RED_BACKS
         self._ids = {(c.color, c.symbol): c.id for c in self.deck.cards.values()}
         self.palette = palette_for(deck)  # the deck's colours as hue buckets
-        self.pale_ink = deck not in MEASURED_PALETTES  # a home-printed deck may be printed faintly
+        self.pale_ink = not self.even_border  # a deck printed at home may be printed faintly
         # the printed text (numerals, +2, +4) read by OCR, for the decks that print it: every
         # UNO print does; our designed decks are printed from our own art, which the classifier knows
         self.text_reader = None

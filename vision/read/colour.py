@@ -12,6 +12,8 @@ import colorsys
 import cv2
 import numpy as np
 
+from ..quantile import percentile
+
 # A palette: (colour name, OpenCV hue range lo..hi) buckets over 0..180; red wraps around 0.
 # The UNO family's ranges were tuned on the real development photos, so they stay as measured;
 # the designed decks' palettes are derived from their printed colours (palette_for).
@@ -102,7 +104,7 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     top = max(votes, key=votes.get)
     # how bright the coloured pixels are against the card's paper (the whole warp's brightest): a
     # print's inks 0.6 and more of it; chroma noise on something black 0.1-0.2
-    paper = float(np.percentile(whole[..., 2], 97))
+    paper = percentile(whole[..., 2], 97)
     level = float(np.median(val[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
             "hue_margin": hue_margin(hue[coloured], top, palette), "level": level}
@@ -122,7 +124,7 @@ def saturated_enough(sat: np.ndarray, pale_ink: bool) -> float:
     percentile). The UNO family keeps the fixed bar its ranges were measured with."""
     if not pale_ink or sat.size == 0:
         return float(SATURATED)
-    return float(np.clip(PALE_SHARE * np.percentile(sat, 90), PALE_FLOOR, SATURATED))
+    return float(np.clip(PALE_SHARE * percentile(sat, 90), PALE_FLOOR, SATURATED))
 
 
 def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
