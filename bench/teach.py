@@ -2,7 +2,7 @@
 
     python bench/teach.py                 # everything (about 10 minutes on 2 cores)
     python bench/teach.py --cards 20      # the first 20 cards of each deck only (quick)
-    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border
+    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border, hand
 
 Rows:
 - synthetic prints (vision/art + vision/synth/photo.py): one random print of a deck, photographed
@@ -14,6 +14,8 @@ Rows:
   of them (scaled down, turned, tilted, lighter or darker). Never the photos taught.
 - prints edged in black or purple instead of white (the paper round the face), taught through
   `tableref teach`'s own path, which learns the border from the photos; read on other photos.
+- decks drawn by hand (vision/art/handdrawn.py: marker on blank card stock, the colour coloured in
+  or the ink's), taught through `tableref teach`'s own path from 1 and 3 photos, read on 2 others.
 - teach time for 54 photos through `tableref teach`'s own code path (a folder of JPEGs), and read
   time per photo with and without the taught deck.
 
@@ -92,6 +94,8 @@ def teach(rec, photos) -> tuple:
 
 
 def synthetic(deck: str, cards: int | None, seed: int, test: int = 2) -> list[dict]:
+    """One random print of the deck, 3 + `test` photos of each card; taught from the first 1 and 3,
+    read on the `test` others, and the built-in recognizer on those."""
     ids = list(load_deck(deck).cards)[:cards]
     shots = list(print_photos(deck, ids, 3 + test, seed=seed))
     rec = Recognizer(deck, text=False)
@@ -102,7 +106,39 @@ def synthetic(deck: str, cards: int | None, seed: int, test: int = 2) -> list[di
         reader = Recognizer(deck, taught=td)
         rows.append(dict(score(reader, tests), what=f"{deck}, synthetic print, {len(ids)} cards, taught from {n}",
                          teach_s=secs, photos=len([1 for c, k, *_ in shots if k < n])))
-    rows.append(dict(score(Recognizer(deck), tests), what=f"{deck}, same test photos, built-in recognizer", teach_s=None, photos=0))
+    rows.append(dict(score(Recognizer(deck), tests), what=f"{deck}, same test photos, built-in recognizer",
+                     teach_s=None, photos=0))
+    return rows
+
+
+def drawn(deck: str, coloured_in: bool, cards: int | None, seed: int, test: int = 2) -> list[dict]:
+    """A deck drawn by hand (vision/art/handdrawn.py: one player's hand, the colour `coloured_in` as a
+    field or drawn in coloured ink), each card photographed 3 + `test` times; taught through
+    `tableref teach`'s own path (a folder of JPEGs, white faces learned from the photos) from the
+    first 1 and 3 photos, read on the `test` others; and the built-in recognizer on those."""
+    import random
+    from dataclasses import replace
+    from vision.art.handdrawn import random_hand
+    ids = list(load_deck(deck).cards)[:cards]
+    hand = replace(random_hand(deck, random.Random(f"{deck}/{seed}")), coloured_in=coloured_in)
+    shots = list(print_photos(deck, ids, 3 + test, seed=seed, hand=hand))
+    tests = [(c, img) for c, k, img, _ in shots if k >= 3]
+    kind = f"drawn by hand ({'coloured in' if coloured_in else 'in coloured ink'}, {hand.font.split('.')[0]})"
+    rows = []
+    for n in (1, 3):
+        with tempfile.TemporaryDirectory() as tmp:
+            for c, k, img, _ in shots:
+                if k < n:
+                    (Path(tmp) / c).mkdir(exist_ok=True)
+                    cv2.imwrite(str(Path(tmp) / c / f"{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            t0 = time.perf_counter()
+            td, report = teach_folder(Recognizer(deck, text=False), tmp)
+            secs = time.perf_counter() - t0
+        rows.append(dict(score(Recognizer(deck, taught=td), tests), teach_s=secs, photos=n * len(ids),
+                         what=f"{deck}, {kind}, {len(ids)} cards, taught from {n} (faces learned: "
+                              f"{report.faces}; {len(report.refused)} photos refused)"))
+    rows.append(dict(score(Recognizer(deck), tests), what=f"{deck} drawn by hand, same test photos, built-in recognizer",
+                     teach_s=None, photos=0))
     return rows
 
 
@@ -225,16 +261,21 @@ def _with_more(rec, td, more):
     return build_deck(rec.deck, taught + more)
 
 
+# decks drawn by hand: (deck, its colour coloured in as a field, else drawn in coloured ink)
+HANDS = (("dino2", True), ("dino2", False), ("snake-cup", True), ("uno", False))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=None, help="the first N cards of each deck only")
-    ap.add_argument("--only", action="append", choices=("uno", "dino2", "snake-cup", "real", "speed", "border"))
+    ap.add_argument("--only", action="append",
+                    choices=("uno", "dino2", "snake-cup", "real", "speed", "border", "hand"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", action="store_true", help="name every reading not right on stderr (wrong and sure ones always are)")
     args = ap.parse_args()
     global MISSES
     MISSES = args.misses
-    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border"))
+    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border", "hand"))
     print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     # each group's rows as soon as they are measured
@@ -252,6 +293,9 @@ def main() -> int:
     if "border" in only:
         for deck, colour in (("uno", "black"), ("dino2", "black"), ("uno", "purple")):
             show(bordered(deck, colour, args.cards, args.seed + 200))
+    if "hand" in only:
+        for deck, coloured_in in HANDS:
+            show(drawn(deck, coloured_in, args.cards, args.seed + 300))
     return 0
 
 

@@ -234,13 +234,14 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     """The cards in `frame` (`quads`: those found with the border looked for so far) once the deck's
     border is learned: a deck edged in black or a colour (vision/locate/border.py) is learned from
     this frame and the last photos taken, and the table's recognizer looks for that border from
-    then on (teach-finish learns it again from every photo). Tried at the deck's first photo (a
+    then on (teach-finish learns it again from every photo); so are faces white inside as well as
+    round (a deck drawn on white card stock, faces.learn_white_faces). Tried at the deck's first photo (a
     white-margin look may find a shape on such a card, the white oval, and call it one) and when
     no card is found, then at most once every LEARN_EVERY_S seconds at a table (an empty table at
     rest is no card either, and learning takes a second or two)."""
     import time
     import cv2
-    from vision.teach.faces import card_outlines, learn_border
+    from vision.teach.faces import card_outlines, learn_border, learn_white_faces
     now = time.monotonic()
     tried = current_app.extensions.setdefault("tableref_border_tried", {})
     if not first and now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
@@ -252,6 +253,11 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     border = learn_border(rec, images, least=1)
     if border is not None:
         rec.set_border(border)
+        return card_outlines(rec, frame)
+    if rec.border is None and not quads and learn_white_faces(rec, images):
+        # a deck drawn on white card stock: white inside as well as round (teach-finish learns it
+        # again from every photo)
+        rec.set_white_faces(True)
         return card_outlines(rec, frame)
     if rec.border is not None and not quads:
         # a border learned earlier (say from a dark object on an empty table) may be wrong: white

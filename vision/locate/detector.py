@@ -104,6 +104,8 @@ class CardDetector:
         self.even_border = True
         # verify_quad's border: a taught deck's border colour when it is not white (border.py)
         self.border = None
+        # verify_quad's white_faces: a taught deck drawn on white card stock
+        self.white_faces = False
         self.size = int(self.info.get("imgsz", 320)) if self.dynamic else int(inp.shape[-1])
 
     def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0,
@@ -194,12 +196,13 @@ class CardDetector:
                 continue
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, box, s, self.even_border, self.border, lone)
+                outlines[key] = _best_outline(bgr, box, s, self.even_border, self.border, lone, self.white_faces)
             if best is None or _rank(outlines[key]) > _rank(best):
                 best = outlines[key]
         out = []
         others = [order_corners(p) for p, _, _ in group[1:1 + FIELD_OTHERS]]
-        for b in (_field_or(bgr, group[0], best, self.even_border, self.border, outlines, others), best):
+        for b in (_field_or(bgr, group[0], best, self.even_border, self.border, outlines, others, self.white_faces),
+                  best):
             (ok, vscore, _), quad, refined = b[:3]
             out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
                                  from_field=b is not best))
@@ -207,13 +210,14 @@ class CardDetector:
 
 
 def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True, border=None,
-                  sweep: bool = False):
+                  sweep: bool = False, white_faces: bool = False):
     """((verified, verify score, box score), outline, refined, weakest side's white share) of the
-    best outline of one box (`even_border`, `border`: see verify_quad; `sweep`: see snap_to_edges)."""
+    best outline of one box (`even_border`, `border`, `white_faces`: see verify_quad; `sweep`: see
+    snap_to_edges)."""
     best = None
     for quad, refined, edges in _outlines(bgr, box, border, sweep):
         # an outline running off the picture only where its sides in view lie on edges found there
-        v = (verify_quad(bgr, quad, even_border, border) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
+        v = (verify_quad(bgr, quad, even_border, border, white_faces) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
         got = ((v.ok, v.score, score), quad, refined, v.weakest)
         if best is None or _rank(got) > _rank(best):
@@ -221,7 +225,7 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: b
     if _settled(best):
         return best
     for turned, bound in _turned_outlines(bgr, box, best[1] if best[0][0] else None, border, sweep):
-        v = verify_quad(bgr, turned, even_border, border)
+        v = verify_quad(bgr, turned, even_border, border, white_faces)
         if bound and v.weakest < BOUND_WEAKEST:
             continue
         got = ((v.ok, v.score, score), turned, True, v.weakest)
@@ -276,7 +280,7 @@ def share_inside(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True, border=None,
-              fields: dict | None = None, others: list[np.ndarray] = ()) -> tuple:
+              fields: dict | None = None, others: list[np.ndarray] = (), white_faces: bool = False) -> tuple:
     """The outline from the card's coloured field inside the group's leading box (field.py) instead
     of `best` (the best outline from the edges), when it verifies and either `best` does not, or
     `best` strays from it (IoU below FIELD_DISAGREES: on a pile, a white-border contour takes in
@@ -300,7 +304,7 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
         key = ("field", b.tobytes())
         if key not in fields:
             quad = field_outline(bgr, b, border)
-            fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, even_border, border))
+            fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, even_border, border, white_faces))
         quad, v = fields[key]
         return (quad, v) if quad is not None and v.ok else None
 

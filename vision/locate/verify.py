@@ -49,6 +49,8 @@ SMALL_PX, SHARP_PX = 40.0, 100.0   # card short sides (pixels) between which the
 MIN_SIDE_SMALL, MIN_MARGIN_SMALL = 0.3, 0.25   # ... from these shares (small) to the above (sharp)
 MAX_INNER_WHITE = 0.85         # more white inside than this: the quad is round a white shape (a card with a
                                # big white oval and a thin symbol, a 5 or a skip, has 0.78-0.83 inside)
+MAX_INNER_WHITE_FACES = 0.98   # ... on a deck whose faces are white (drawn on white card stock: a marker's
+                               # numeral leaves 0.87-0.92 white inside): only a blank is refused
 EVEN_ALONG = True              # a margin band's evenness judged along its side (and one pixel across), not in 5x5
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
@@ -320,13 +322,14 @@ def face_share(card_bgr: np.ndarray) -> float:
 
 
 def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
-                border: Border | None = None) -> Verdict:
+                border: Border | None = None, white_faces: bool = False) -> Verdict:
     """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring.
     `even_border`: the deck is a commercial print, its border as wide all along and its face
     coloured or black (MIN_FACE); False for decks printed at home and cut by hand, whose short
     sides' margin depths and face are not judged. `border`: a taught deck's border colour
     (border.py) when it is not white; its margin is looked for instead of a white one, and the face
-    is not judged on colour (it may be anything but the border)."""
+    is not judged on colour (it may be anything but the border). `white_faces`: a taught deck drawn
+    on white card stock, white inside as well as round (MAX_INNER_WHITE_FACES)."""
     from ..rectify import warp_card
     from ..rectify.warp import portrait_corners
     quad = np.asarray(quad, np.float32).reshape(4, 2)
@@ -359,7 +362,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     colour = "white" if border is None else border.words()
     if min(best_two) < min_side or margin < min_margin:
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
-    if inner > MAX_INNER_WHITE:
+    if inner > (MAX_INNER_WHITE_FACES if white_faces else MAX_INNER_WHITE):
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
@@ -369,7 +372,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
     if border is not None:
         score *= _border_kept(like, border, sides_seen)
-    if even_border or border is None:
+    if (even_border or border is None) and not white_faces:
+        # (a face white inside has no colour to measure a margin's depth to)
         # the short sides (top, bottom) in view without a margin of a print's depth (of one depth
         # all along, on a commercial print). On a deck cut by hand too: on a pale grey desk an
         # outline a third too big all round verified 0.997 (the desk passes for margin) against the

@@ -40,9 +40,11 @@ def card_photo(rgba: np.ndarray, g: np.random.Generator, out_w: int = 640, out_h
 
 
 def print_photos(deck: str, cards: list[str], per_card: int, seed: int = 0, style=None, size=(640, 480),
-                 held: float = 0.3, strength: float = 1.0):
+                 held: float = 0.3, strength: float = 1.0, hand=None):
     """Yields (card id, k, BGR photo, quad): `per_card` photos of each card of one print of the
-    deck (`style`, else a random print drawn from `seed`); each photo its own wear and light."""
+    deck (`style`, else a random print drawn from `seed`); each photo its own wear and light.
+    `hand` (vision/art/handdrawn.py HandStyle): the deck drawn by that hand instead, each card
+    drawn once (a player's deck has one copy of a drawing) and photographed `per_card` times."""
     import random
     from dataclasses import replace
 
@@ -52,7 +54,11 @@ def print_photos(deck: str, cards: list[str], per_card: int, seed: int = 0, styl
     g = np.random.default_rng(seed)
     for cid in cards:
         for k in range(per_card):
-            face = render_card(cid, deck, style=replace(style, seed=rng.getrandbits(32)), size=(224, 348))
+            if hand is not None:
+                from vision.art.handdrawn import draw_card
+                face = draw_card(cid, deck, hand, seed=seed, size=(224, 348))
+            else:
+                face = render_card(cid, deck, style=replace(style, seed=rng.getrandbits(32)), size=(224, 348))
             img, quad = card_photo(face, g, size[0], size[1], held, strength)
             yield cid, k, img, quad
 

@@ -83,6 +83,11 @@ class TaughtDeck:
         b = self.meta.get("border")
         return Border.from_json(b) if b else None
 
+    @property
+    def white_faces(self) -> bool:
+        """Whether the deck's faces are white inside as well as round (drawn on white card stock)."""
+        return self.meta.get("faces") == "white"
+
     def card_scores(self, e: np.ndarray, exclude_photo: int | None = None) -> np.ndarray:
         """Each taught card's score for embedding `e` (lower is nearer; inf where nothing is left)."""
         return self._scores(e, exclude_photo)[0]

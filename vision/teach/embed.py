@@ -2,9 +2,9 @@
 
 The face (FACE_W x FACE_H) is described in three parts, each scaled so that none drowns the others:
 - regions' shape: the face cut into REGIONS_X x REGIONS_Y square regions, each with a
-  gradient-orientation histogram (HOG, 2x2 cells of 8 px, L2-Hys) of the glyph image
-  (vision/read/symbols.py: the darkest channel, contrast-stretched, so it is blind to colour and
-  to the light's level);
+  gradient-orientation histogram (HOG, 2x2 cells of 8 px, L2-Hys) of the face contrast-stretched,
+  each pixel's gradient from the channel where it is strongest (so a colour on white, white on a
+  colour and black on a colour all show; the light's level does not count);
 - regions' colour: each region's four quarters' mean in CIE Lab after white-referencing the face on
   its own white margin, so a warm lamp or a dim room moves it little while a red and an orange
   card stay apart;
@@ -43,7 +43,7 @@ EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below w
 NET_FILE = "uno-symbols-net.onnx"   # the network whose features describe shapes, for every deck
 NET_CELLS, NET_CHANNELS = FEATURE_GRID[0] * FEATURE_GRID[1], FEATURE_CHANNELS   # its features' cells
 NET_WEIGHT = 1.0               # each cell's length (unit vectors), against a HOG region's (at most ~0.8)
-VERSION = 4                    # bump when the embedding changes: a taught file of another version is refused
+VERSION = 5                    # bump when the embedding changes: a taught file of another version is refused
 
 
 def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -87,29 +87,38 @@ def region_colours(face_bgr: np.ndarray) -> np.ndarray:
 
 
 def glyph(face_bgr: np.ndarray) -> np.ndarray:
-    """float32 FACE_H x FACE_W: the darkest channel, stretched between its 2nd and 98th
-    percentiles (vision/read/symbols.glyph_image at the face's own size)."""
-    g = face_bgr.min(axis=2).astype(np.float32)
-    lo, hi = np.percentile(g, 2), np.percentile(g, 98)
-    return np.clip((g - lo) * (255.0 / max(hi - lo, 20.0)), 0, 255)
+    """float32 FACE_H x FACE_W x 3: the face's channels, stretched together from the darkest
+    channel's 2nd percentile to the brightest channel's 98th (so the light's level does not count)."""
+    f = face_bgr.astype(np.float32)
+    lo, hi = np.percentile(f.min(axis=2), 2), np.percentile(f.max(axis=2), 98)
+    return np.clip((f - lo) * (255.0 / max(hi - lo, 20.0)), 0, 255)
+
+
+def _gradient(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(gx, gy) of each pixel from the channel where it changes most (Dalal and Triggs' colour HOG).
+    One channel would miss some inks: the darkest channel (what the symbol network reads) shows
+    a colour on white and white on a colour, but black lettering on a red field hardly (black 24,
+    red's darkest channel 32); the red channel shows that (24 against 206): a deck drawn by hand."""
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=1)
+    strongest = (gx * gx + gy * gy).argmax(axis=2)[..., None]
+    return np.take_along_axis(gx, strongest, 2)[..., 0], np.take_along_axis(gy, strongest, 2)[..., 0]
 
 
 def region_hog(face_bgr: np.ndarray) -> np.ndarray:
     """REGIONS x 36: unsigned gradient histograms of the glyph, 2x2 cells a region, L2-Hys."""
-    f = glyph(face_bgr)
-    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=1)
+    gx, gy = _gradient(glyph(face_bgr))
     mag = np.sqrt(gx * gx + gy * gy)
     ang = (np.arctan2(gy, gx) % np.pi) * (BINS / np.pi)
     b0 = np.floor(ang).astype(np.int32) % BINS
     w1 = ang - np.floor(ang)
     # soft binning into two neighbouring orientation bins, then summed per cell (bincount: a
     # tenth of np.add.at's time)
-    n = f.size
+    n = mag.size
     pix = np.arange(n)
     idx = np.concatenate([b0.ravel() * n + pix, ((b0.ravel() + 1) % BINS) * n + pix])
     wts = np.concatenate([(mag * (1 - w1)).ravel(), (mag * w1).ravel()])
-    planes = np.bincount(idx, weights=wts, minlength=BINS * n).reshape((BINS,) + f.shape).astype(np.float32)
+    planes = np.bincount(idx, weights=wts, minlength=BINS * n).reshape((BINS,) + mag.shape).astype(np.float32)
     cells = planes.reshape(BINS, FACE_H // CELL, CELL, FACE_W // CELL, CELL).sum(axis=(2, 4))
     r = cells.reshape(BINS, REGIONS_Y, 2, REGIONS_X, 2).transpose(1, 3, 2, 4, 0).reshape(REGIONS, 4 * BINS)
     # normalised per region, but a region with little gradient (plain paper, sensor noise) stays

@@ -15,6 +15,7 @@ from ..locate.border import Border, band_colour, candidates, learn, side_depths
 from ..rectify import warp_card
 
 SAME_CARD_IOU = 0.3      # outlines overlapping more than this are one card seen twice (two zooms)
+TAUGHT_BACKS = True      # a verified "back" in a teach photo is the card's face (scored_outlines)
 
 
 def card_outlines(rec, bgr: np.ndarray) -> list[Quad]:
@@ -27,8 +28,11 @@ def scored_outlines(rec, bgr: np.ndarray) -> list[tuple[float, Quad]]:
     """card_outlines with each outline's verify score."""
     from ..recognizer import four_coloured
     faces, backs = rec.locate_all(bgr, close_ups=True)
-    # a black wild may be taken for a back, as the recognizer knows (read_all does the same)
-    faces = faces + [q for q in backs if four_coloured(warp_card(bgr, q.pts))]
+    # a black wild may be taken for a back, as the recognizer knows (read_all does the same); and a
+    # teach photo shows a face: a deck drawn or printed at home may colour it in one colour inside a
+    # white margin, which the detector takes for a back (read_all keeps such a "back" as a face when
+    # the taught deck knows it)
+    faces = faces + [q for q in backs if TAUGHT_BACKS or four_coloured(warp_card(bgr, q.pts))]
     found: list[tuple[float, Quad]] = []
     for q in faces:
         q2, _, verdict = rec._verified(bgr, q, warp_card(bgr, q.pts))
@@ -103,6 +107,27 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
     return learn([colour], depths)
 
 
+def learn_white_faces(rec, images) -> bool:
+    """Whether the cards of `images` (teach photos, one card each) are white inside as well as round:
+    a deck drawn in marker on white card stock, whose outline verify refuses as a white shape's
+    (a card's inner oval). True when, looked at so (Recognizer.set_white_faces), one card is found in
+    at least half the photos (LEARN_FROM) and in WHITE_GAIN of them more than as they are; a deck
+    whose cards are all found as they are is not looked at again. `rec` is left as it was."""
+    def found() -> int:
+        return sum(1 for img in images if len(scored_outlines(rec, img)) == 1)
+    if rec.white_faces:
+        return False
+    as_is = found()
+    if as_is == len(images):
+        return False
+    rec.set_white_faces(True)
+    try:
+        white = found()
+    finally:
+        rec.set_white_faces(False)
+    return white >= LEARN_FROM * len(images) and white - as_is >= max(1.0, WHITE_GAIN * len(images))
+
+
 def _nearer_box(a: tuple | None, b: tuple | None, box: np.ndarray | None) -> bool:
     """Whether outline a (score, Quad) fits the detector's `box` of the photo better than outline b
     does (then b is not the card: a shape on it, or a frame of table round it)."""
@@ -112,3 +137,4 @@ def _nearer_box(a: tuple | None, b: tuple | None, box: np.ndarray | None) -> boo
 
 BEATS_WHITE = 1.2    # a border is learned when its cards' verify scores sum to this much more than white's ...
 LEARN_FROM = 0.5     # ... and it finds one card in at least this share of the photos looked at
+WHITE_GAIN = 0.2     # white faces are learned when so the card is found in this share of the photos more

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from .build import build_deck, photo_prototypes
-from .faces import learn_border, scored_outlines
+from .faces import learn_border, learn_white_faces, scored_outlines
 from .folder import TeachError, scan
 
 __all__ = ["Report", "TeachError", "teach_folder"]
@@ -33,6 +33,7 @@ class Report:
     loo_sure_wrong: int = 0
     seconds: float = 0.0
     border: str = "white"                       # the deck's border, as learned (faces.learn_border)
+    faces: str = "coloured"                     # "white": drawn on white card stock (faces.learn_white_faces)
 
     @property
     def loo_accuracy(self) -> float | None:
@@ -43,7 +44,7 @@ class Report:
                 "refused": [{"photo": p, "why": w} for p, w in self.refused], "photos_used": self.photos_used,
                 "leave_one_out": {"right": self.loo_right, "total": self.loo_total,
                                   "wrong_but_sure": self.loo_sure_wrong, "accuracy": self.loo_accuracy},
-                "border": self.border, "seconds": round(self.seconds, 1)}
+                "border": self.border, "faces": self.faces, "seconds": round(self.seconds, 1)}
 
 
 def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
@@ -58,6 +59,9 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     if border is not None:
         rec.set_border(border)
         report.border = border.words()
+    elif _white_faces(rec, photos):
+        rec.set_white_faces(True)
+        report.faces = "white"
     taught: list[tuple[str, np.ndarray]] = []
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
@@ -79,6 +83,8 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     meta = {"folder": str(folder)}
     if border is not None:
         meta["border"] = border.as_json()
+    if rec.white_faces:
+        meta["faces"] = "white"
     td = build_deck(rec.deck, taught, meta=meta)
     report.taught = list(td.cards)
     report.missing = [c for c in ids if c not in td.cards]
@@ -89,12 +95,8 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     return td, report
 
 
-def _border(rec, photos: list) -> "object | None":
-    """The deck's border colour when its cards' margins are not white, else None: learned from a
-    few photos spread over the folder (faces.learn_border); every photo is then looked at with it.
-    Costs a second or three."""
-    if rec.border is not None:          # a border given (a taught deck's, or a test's): kept
-        return rec.border
+def _probe(photos: list) -> list:
+    """A few of the folder's photos, spread over it (PROBE), loaded; unreadable ones left out."""
     step = max(1, len(photos) // PROBE)
     images = []
     for _, path in photos[::step][:PROBE]:
@@ -102,6 +104,25 @@ def _border(rec, photos: list) -> "object | None":
             images.append(load_image(path)[0])
         except BadImage:
             continue
+    return images
+
+
+def _white_faces(rec, photos: list) -> bool:
+    """Whether the deck's faces are white inside as well as round (faces.learn_white_faces), from a
+    few photos; a deck whose cards are found as they are is not looked at again (a second or two)."""
+    if rec.white_faces:                 # given (a taught deck's): kept
+        return True
+    images = _probe(photos)
+    return bool(images) and learn_white_faces(rec, images)
+
+
+def _border(rec, photos: list) -> "object | None":
+    """The deck's border colour when its cards' margins are not white, else None: learned from a
+    few photos spread over the folder (faces.learn_border); every photo is then looked at with it.
+    Costs a second or three."""
+    if rec.border is not None:          # a border given (a taught deck's, or a test's): kept
+        return rec.border
+    images = _probe(photos)
     return learn_border(rec, images) if images else None
 
 

@@ -64,6 +64,8 @@ def format_report(r, out: str) -> str:
              f"in {r.seconds:.1f} s -> {out}"]
     if r.border != "white":
         lines.append(f"border: {r.border} (learned from the photos: cards of this deck are found by it)")
+    if r.faces == "white":
+        lines.append("faces: white inside as well as round (learned from the photos: a deck drawn on white card stock)")
     if r.missing:
         lines.append(f"not taught ({len(r.missing)}, read by the built-in recognizer): {', '.join(r.missing)}")
     for path, why in r.refused:

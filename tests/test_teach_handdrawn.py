@@ -1,0 +1,106 @@
+"""A deck drawn by hand with markers (issue 15: "hand-drawn or printed"), taught and read.
+
+The cards come from vision/art/handdrawn.py: blank card stock, the card's name and icon drawn in
+marker, the colour coloured in as a field (black lettering on it) or the ink's own. Such a face,
+one colour inside a white margin, is what the card detector learned as a back; the teach photo
+keeps it as the card, and the taught deck reads it where it knows it closely.
+"""
+import json
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.art.handdrawn import HandStyle, draw_card, random_hand
+from vision.synth.photo import card_photo, print_photos, write_teach_folder
+
+CARDS = ["red-dingbat", "red-candy", "blue-chill", "blue-shoe", "green-shoe", "orange-double"]
+COLOURED_IN = HandStyle(coloured_in=True, corners=True, font="DejaVuSans-Bold.ttf")
+
+
+def _hue(rgb) -> float:
+    return float(cv2.cvtColor(np.uint8([[rgb]]), cv2.COLOR_RGB2HSV)[0, 0, 0])
+
+
+def test_a_hand_drawn_card_keeps_the_art_contract():
+    a = draw_card("red-candy", "dino2", COLOURED_IN, seed=1)
+    assert a.shape == (348, 224, 4) and a.dtype == np.uint8
+    assert (draw_card("red-candy", "dino2", COLOURED_IN, seed=1) == a).all()       # the same drawing twice
+    assert not (draw_card("red-candy", "dino2", COLOURED_IN, seed=2) == a).all()   # redrawn, not the same
+    assert a[174, 112, 3] == 255 and a[0, 0, 3] < 255                              # a card with round corners
+    with pytest.raises(KeyError, match="red-99"):
+        draw_card("red-99", "dino2", COLOURED_IN)
+
+
+def test_the_colour_is_the_field_coloured_in_or_the_ink():
+    field = draw_card("blue-shoe", "dino2", COLOURED_IN, seed=0)[:, :, :3]
+    # a strip of the field between the name and the icon: blue marker (OpenCV hue of the marker ~113)
+    strip = field[120:135, 40:184].reshape(-1, 3)
+    hsv = cv2.cvtColor(strip[None], cv2.COLOR_RGB2HSV)[0]
+    assert np.median(hsv[:, 1]) > 150 and abs(np.median(hsv[:, 0]) - _hue(COLOURED_IN.markers["blue"])) < 8
+    ink = draw_card("blue-shoe", "dino2", HandStyle(coloured_in=False), seed=0)[:, :, :3]
+    hsv = cv2.cvtColor(ink, cv2.COLOR_RGB2HSV).reshape(-1, 3)
+    inked = hsv[hsv[:, 1] > 120]
+    # mostly bare card stock, the drawing in blue
+    assert 0.03 < len(inked) / len(hsv) < 0.4
+    assert abs(np.median(inked[:, 0]) - _hue(MARKER_BLUE)) < 8
+
+
+MARKER_BLUE = HandStyle().markers["blue"]
+
+
+def test_hands_differ_and_each_is_reproducible():
+    a, b = random_hand("dino2", random.Random(1)), random_hand("dino2", random.Random(1))
+    assert a == b
+    hands = [random_hand("dino2", random.Random(s)) for s in range(12)]
+    assert len({h.coloured_in for h in hands}) == 2 and len({h.font for h in hands}) > 2
+
+
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory):
+    """A teach folder of a dino2 deck drawn by hand, coloured in (one photo a card), and another
+    photo of each card to read."""
+    root = tmp_path_factory.mktemp("hand")
+    write_teach_folder(root / "photos", "dino2", CARDS, 1, seed=31, hand=COLOURED_IN, held=0.0, strength=0.4)
+    reads = []
+    for cid, k, img, _ in print_photos("dino2", CARDS, 2, seed=31, hand=COLOURED_IN, held=0.0, strength=0.4):
+        if k == 1:       # the second photo of the same drawing: not the one taught (k == 0 is the same photo)
+            p = root / "read" / f"{cid}.jpg"
+            p.parent.mkdir(exist_ok=True)
+            cv2.imwrite(str(p), img)
+            reads.append((cid, p))
+    return root, reads
+
+
+def test_a_deck_drawn_by_hand_is_taught_and_read(drawn, tmp_path, capsys):
+    from web.cli import main
+    from vision.recognizer import Recognizer
+    root, reads = drawn
+    # the card detector takes most of these faces for backs: one colour inside a white margin
+    builtin = Recognizer("dino2", text=False)
+    backs = sum(1 for _, p in reads if builtin.read_all(cv2.imread(str(p)))[1])
+    assert backs >= len(reads) // 2, backs
+    out = tmp_path / "hand.npz"
+    assert main(["teach", "--deck", "dino2", "--from", str(root / "photos"), "--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(report["taught"]) == sorted(CARDS) and report["refused"] == []
+    assert main(["identify", "--deck", "dino2", "--taught", str(out), "--json", *[str(p) for _, p in reads]]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    right = sum(1 for (cid, _), line in zip(reads, lines) if line["cards"] and line["cards"][0]["card"] == cid)
+    wrong_sure = sum(1 for (cid, _), line in zip(reads, lines)
+                     if line["cards"] and line["cards"][0]["card"] != cid and line["cards"][0]["sure"])
+    assert right >= len(reads) - 1 and wrong_sure == 0, lines
+
+
+def test_a_back_stays_a_back_beside_a_taught_hand_drawn_deck(drawn):
+    from vision.art import render_back
+    from vision.recognizer import Recognizer
+    from vision.teach.teach import teach_folder
+    td, _ = teach_folder(Recognizer("dino2", text=False), drawn[0] / "photos")
+    reader = Recognizer("dino2", taught=td)
+    g = np.random.default_rng(3)
+    for deck in ("dino2", "uno"):
+        img, _ = card_photo(render_back(deck, rng=random.Random(2)), g, held=0.0, strength=0.4)
+        readings, backs = reader.read_all(img)
+        assert readings == [] and len(backs) >= 1, (deck, readings)
