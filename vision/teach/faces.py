@@ -15,7 +15,6 @@ from ..locate.border import Border, band_colour, candidates, learn, side_depths
 from ..rectify import warp_card
 
 SAME_CARD_IOU = 0.3      # outlines overlapping more than this are one card seen twice (two zooms)
-TAUGHT_BACKS = True      # a verified "back" in a teach photo is the card's face (scored_outlines)
 
 
 def card_outlines(rec, bgr: np.ndarray) -> list[Quad]:
@@ -26,13 +25,12 @@ def card_outlines(rec, bgr: np.ndarray) -> list[Quad]:
 
 def scored_outlines(rec, bgr: np.ndarray) -> list[tuple[float, Quad]]:
     """card_outlines with each outline's verify score."""
-    from ..recognizer import four_coloured
     faces, backs = rec.locate_all(bgr, close_ups=True)
-    # a black wild may be taken for a back, as the recognizer knows (read_all does the same); and a
-    # teach photo shows a face: a deck drawn or printed at home may colour it in one colour inside a
-    # white margin, which the detector takes for a back (read_all keeps such a "back" as a face when
-    # the taught deck knows it)
-    faces = faces + [q for q in backs if TAUGHT_BACKS or four_coloured(warp_card(bgr, q.pts))]
+    # a teach photo shows a face, and the detector takes some faces for backs: a black wild (as the
+    # recognizer knows, read_all), and a face coloured in one colour inside a white margin, as a deck
+    # drawn or printed at home may be (read_all keeps such a "back" as a face when the taught deck
+    # knows it). Until session 29 only the four-coloured "backs" counted here.
+    faces = faces + backs
     found: list[tuple[float, Quad]] = []
     for q in faces:
         q2, _, verdict = rec._verified(bgr, q, warp_card(bgr, q.pts))

@@ -55,11 +55,12 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     ids = list(rec.deck.cards)
     photos, set_aside = scan(folder, ids)
     report = Report(rec.deck.id, len(ids), refused=[(str(p), why) for p, why in set_aside])
-    border = _border(rec, photos)
+    probe = _probe(photos)
+    border = rec.border if rec.border is not None else (learn_border(rec, probe) if probe else None)
     if border is not None:
         rec.set_border(border)
         report.border = border.words()
-    elif _white_faces(rec, photos):
+    elif rec.white_faces or (probe and learn_white_faces(rec, probe)):
         rec.set_white_faces(True)
         report.faces = "white"
     taught: list[tuple[str, np.ndarray]] = []
@@ -96,7 +97,10 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
 
 
 def _probe(photos: list) -> list:
-    """A few of the folder's photos, spread over it (PROBE), loaded; unreadable ones left out."""
+    """A few of the folder's photos, spread over it (PROBE), loaded (unreadable ones left out): the
+    deck's border, when it is not white (faces.learn_border), and faces white inside as well as round
+    (faces.learn_white_faces) are learned from them, then every photo is looked at so. Costs a
+    second or three."""
     step = max(1, len(photos) // PROBE)
     images = []
     for _, path in photos[::step][:PROBE]:
@@ -105,25 +109,6 @@ def _probe(photos: list) -> list:
         except BadImage:
             continue
     return images
-
-
-def _white_faces(rec, photos: list) -> bool:
-    """Whether the deck's faces are white inside as well as round (faces.learn_white_faces), from a
-    few photos; a deck whose cards are found as they are is not looked at again (a second or two)."""
-    if rec.white_faces:                 # given (a taught deck's): kept
-        return True
-    images = _probe(photos)
-    return bool(images) and learn_white_faces(rec, images)
-
-
-def _border(rec, photos: list) -> "object | None":
-    """The deck's border colour when its cards' margins are not white, else None: learned from a
-    few photos spread over the folder (faces.learn_border); every photo is then looked at with it.
-    Costs a second or three."""
-    if rec.border is not None:          # a border given (a taught deck's, or a test's): kept
-        return rec.border
-    images = _probe(photos)
-    return learn_border(rec, images) if images else None
 
 
 PROBE = 8            # photos looked at to tell a white-bordered deck from one of another border
