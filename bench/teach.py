@@ -120,7 +120,7 @@ def drawn(deck: str, coloured_in: bool, cards: int | None, seed: int, test: int 
     from dataclasses import replace
     from vision.art.handdrawn import random_hand
     ids = list(load_deck(deck).cards)[:cards]
-    hand = replace(random_hand(deck, random.Random(f"{deck}/{seed}")), coloured_in=coloured_in)
+    hand = replace(random_hand(random.Random(f"{deck}/{seed}")), coloured_in=coloured_in)
     shots = list(print_photos(deck, ids, 3 + test, seed=seed, hand=hand))
     tests = [(c, img) for c, k, img, _ in shots if k >= 3]
     kind = f"drawn by hand ({'coloured in' if coloured_in else 'in coloured ink'}, {hand.font.split('.')[0]})"

@@ -7,7 +7,7 @@ lettering's font, size and wobble, and whether a card's colour is its ink's or a
 and then each card of the deck in that hand, every card redrawn with its own small differences:
 where the lettering lands, how big, how it leans, the marker's streaks.
 
-    hand = random_hand("dino2", random.Random(7))
+    hand = random_hand(random.Random(7))
     rgba = draw_card("red-candy", "dino2", hand, seed=3)      # the format of vision.art.render_card
 
 What a card shows: its name as the deck prints it (vision/art/designed.py `label`; for the UNO
@@ -51,8 +51,9 @@ class HandStyle:
     markers: dict = field(default_factory=lambda: dict(MARKERS))
 
 
-def random_hand(deck: str, rng: random.Random) -> HandStyle:
-    """One player's way of drawing a deck: stock, cut, font, wobble, colour as ink or field."""
+def random_hand(rng: random.Random) -> HandStyle:
+    """One player's way of drawing a deck: stock, cut, font, wobble, colour as ink or field, and
+    their markers' shades."""
     markers = {k: tuple(int(np.clip(c + rng.uniform(-18, 18), 0, 255)) for c in v) for k, v in MARKERS.items()}
     return HandStyle(stock=rng.choice(STOCKS), radius=rng.choice((0.0, rng.uniform(0.04, 0.1))),
                      font=rng.choice(HAND_FONTS), wobble=rng.uniform(0.006, 0.02), size=rng.uniform(0.85, 1.15),
@@ -113,7 +114,7 @@ def _coloured_field(img: Image.Image, hand: HandStyle, colour: str | None, rng: 
     width = max(2, int(W * rng.uniform(0.035, 0.06)))
     slant = rng.uniform(-0.6, 0.6)
     stripes = 6 if colour is None else 1
-    for k, y in enumerate(np.arange(-W, H + W, width * 0.8)):
+    for y in np.arange(-W, H + W, width * 0.8):
         band = int((y + W) / (H + 2 * W) * stripes) if colour is None else 0
         rgb = _ink(hand, colour, band)
         shade = rng.uniform(0.88, 1.0)
