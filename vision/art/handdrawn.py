@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
+from . import UNO_FAMILY
 from .draw import SUPERSAMPLE, paste_center, rounded_mask, text_image
 
 # hand lettering: our heavy fonts, bent by the hand's wobble (no handwriting font is shipped)
@@ -63,7 +64,7 @@ def random_hand(rng: random.Random) -> HandStyle:
 
 def card_name(deck: str, card) -> str:
     """What a player writes on the card: the UNO family's numeral or action, a designed deck's name."""
-    if deck in ("uno", "ono"):
+    if deck in UNO_FAMILY:
         return UNO_NAMES.get(card.symbol, card.symbol)
     from .designed import label
     return label(deck, card)
@@ -154,7 +155,7 @@ def draw_card(card_id: str, deck: str, hand: HandStyle, seed: int = 0, size=(224
     # on a coloured field the lettering is black; on the bare card it is in the card's marker
     lettering_ink = BLACK_MARKER if hand.coloured_in else None
     name = card_name(deck, card)
-    designed = deck not in ("uno", "ono")
+    designed = deck not in UNO_FAMILY
     if designed:
         from .icons import icon_image
         top = _lettering(name, hand, H * 0.08 * hand.size, card.color, rng, lettering_ink)

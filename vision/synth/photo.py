@@ -52,10 +52,10 @@ def print_photos(deck: str, cards: list[str], per_card: int, seed: int = 0, styl
     rng = random.Random(seed)
     style = style or style_for(deck, rng)
     g = np.random.default_rng(seed)
+    from vision.art.handdrawn import draw_card
     for cid in cards:
         for k in range(per_card):
             if hand is not None:
-                from vision.art.handdrawn import draw_card
                 face = draw_card(cid, deck, hand, seed=seed, size=(224, 348))
             else:
                 face = render_card(cid, deck, style=replace(style, seed=rng.getrandbits(32)), size=(224, 348))
