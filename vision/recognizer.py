@@ -453,11 +453,12 @@ class Recognizer:
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:
         """Whether a "back" is a face of the taught deck: as near one of its cards as TAUGHT_NEAR
-        (in the taught deck's units, deck.py), or read sure. Measured on renders of the backs of
-        the three decks' prints, against hand-drawn decks taught from one photo a card (474
-        backs): none nearer than 3.2, none read at more than 0.08 (one UNO back 2.94 from a
-        printed DINO 2 deck: read, unsure); hand-drawn faces the detector took for backs lay at a
-        median 2.3, 0.74 of them within 3.0."""
+        (in the taught deck's units, deck.py), or read sure. Measured on photos of renders of the
+        three decks' backs, against hand-drawn decks taught from one photo a card: of 473
+        outlines the detector found as backs none nearer than 3.2; at their true outlines 360
+        backs against decks printed or drawn by hand none read at more than 0.08 (one UNO back
+        2.94 from a printed DINO 2 deck: read, unsure). Hand-drawn faces the detector took for
+        backs lay at a median 2.3, 0.73 of them within 3.0."""
         if self.taught is None or not TAUGHT_FACE:
             return False
         from .teach.reader import taught_match
