@@ -10,7 +10,7 @@ import pytest
 
 from vision.art import render_card, style_for
 from vision.locate.border import BLACK, Border, band_colour, candidates, learn
-from vision.locate.verify import verify_quad
+from vision.locate.verify import CardLook, verify_quad
 from vision.rectify import warp_card
 from vision.synth.photo import print_photos
 
@@ -50,10 +50,10 @@ def test_a_black_edged_card_verifies_with_its_border_and_not_without(black_red_7
     assert not without.ok and "white margin" in without.reason
     border = learn([band_colour(warp_card(img, QUAD, (64, 100)))] * 3)
     assert border is not None and border.words() == "black"
-    assert verify_quad(img, QUAD, border=border).ok
+    assert verify_quad(img, QUAD, CardLook(border=border)).ok
     # an outline round the white oval inside is no card of this deck
     inner = np.float32([[245, 150], [355, 150], [355, 298], [245, 298]])
-    assert not verify_quad(img, inner, border=border).ok
+    assert not verify_quad(img, inner, CardLook(border=border)).ok
 
 
 def test_an_outline_taking_in_a_dark_table_loses_once_the_depth_is_known(black_red_7):
@@ -64,19 +64,19 @@ def test_an_outline_taking_in_a_dark_table_loses_once_the_depth_is_known(black_r
     depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
     assert 0.03 < depth < 0.15        # the print's border: 5-10% of the card's width
     border = replace(learn([colour] * 3), depth=depth)
-    assert verify_quad(img, QUAD, border=border).ok
-    true = verify_quad(img, QUAD, border=border)
+    assert verify_quad(img, QUAD, CardLook(border=border)).ok
+    true = verify_quad(img, QUAD, CardLook(border=border))
     assert true.ok
     # the outline taking in the table on one side, on two (right and bottom): each side deeper than
     # the deck's costs it (a black wild's own outline is deep at its short sides, and kept)
     one = QUAD + np.float32([[0, 0], [30, 0], [30, 0], [0, 0]])
     two = QUAD + np.float32([[0, 0], [30, 0], [30, 45], [0, 45]])
-    v1, v2 = verify_quad(img, one, border=border), verify_quad(img, two, border=border)
+    v1, v2 = verify_quad(img, one, CardLook(border=border)), verify_quad(img, two, CardLook(border=border))
     assert v1.ok and v2.ok and v2.score < v1.score < true.score - 0.1
     # ... all round: like a card whose face is of the border's colour (a black-edged wild), kept,
     # but scored below the outline at the border's depth
     grown = QUAD.mean(axis=0) + (QUAD - QUAD.mean(axis=0)) * 1.25
-    v = verify_quad(img, grown, border=border)
+    v = verify_quad(img, grown, CardLook(border=border))
     assert v.ok and v.score < true.score
 
 
@@ -92,7 +92,7 @@ def test_a_black_wild_s_own_outline_verifies_with_a_black_border():
     colour = band_colour(card)
     depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
     border = replace(learn([colour] * 3), depth=depth)
-    assert verify_quad(img, QUAD, border=border).ok
+    assert verify_quad(img, QUAD, CardLook(border=border)).ok
 
 
 def test_a_patch_of_dark_table_is_no_black_edged_card(black_red_7):
@@ -109,8 +109,8 @@ def test_a_patch_of_dark_table_is_no_black_edged_card(black_red_7):
     patch = np.full((480, 640, 3), (205, 200, 190), np.uint8)
     cv2.rectangle(patch, (200, 80), (420, 420), (30, 28, 30), -1)
     quad = np.float32([[200, 80], [420, 80], [420, 420], [200, 420]])
-    v = verify_quad(patch, quad, border=border)
-    assert v.score <= 0.6 < verify_quad(img, QUAD, border=border).score
+    v = verify_quad(patch, quad, CardLook(border=border))
+    assert v.score <= 0.6 < verify_quad(img, QUAD, CardLook(border=border)).score
 
 
 def test_a_white_deck_learns_no_border_and_a_coloured_one_learns_its_hue():
@@ -229,13 +229,13 @@ def test_a_side_without_the_border_costs_an_outline_that_fits_the_card_shape_bet
     colour = band_colour(card)
     depth = float(np.median([d for d in side_depths(colour.mask(card)) if d is not None])) / 64
     border = replace(learn([colour] * 3), depth=depth)
-    v_own, v_long = verify_quad(img, own, border=border), verify_quad(img, long, border=border)
+    v_own, v_long = verify_quad(img, own, CardLook(border=border)), verify_quad(img, long, CardLook(border=border))
     assert v_own.ok and v_long.weakest < 0.1
     assert not v_long.ok or v_long.score < v_own.score - 0.1
     # without the cost: the card's own outline unchanged, the long one within 0.06 of it
     monkeypatch.setattr(verify, "WEAK_COST", 0.0)
-    assert verify_quad(img, own, border=border).score == v_own.score
-    assert verify_quad(img, long, border=border).score > v_own.score - 0.06
+    assert verify_quad(img, own, CardLook(border=border)).score == v_own.score
+    assert verify_quad(img, long, CardLook(border=border)).score > v_own.score - 0.06
 
 
 def test_a_black_edged_card_on_a_black_table_is_found_by_its_face(black_red_7, monkeypatch):

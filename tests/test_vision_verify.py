@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.art import render_card, style_for
-from vision.locate.verify import MAX_INNER_WHITE, margin_shares, verify_quad
+from vision.locate.verify import MAX_INNER_WHITE, CardLook, margin_shares, verify_quad
 
 QUAD = np.float32([[70, 60], [181, 60], [181, 233], [70, 233]])   # 112 x 174 pixels at (70, 60)
 
@@ -217,7 +217,8 @@ def test_a_hand_cut_deck_s_slanted_border_costs_nothing_but_a_pale_table_taken_i
     cut = QUAD.copy()
     cut[2, 1] += 12
     cv2.fillConvexPoly(img, np.int32([[70, 232], [181, 232], [181, 245], [70, 233]]), (247, 250, 250))
-    fair, slanted = verify_quad(img, QUAD, even_border=False), verify_quad(img, cut, even_border=False)
+    hand_cut = CardLook(even_border=False)
+    fair, slanted = verify_quad(img, QUAD, hand_cut), verify_quad(img, cut, hand_cut)
     assert fair.ok and slanted.ok and slanted.score > 0.98
     # but a margin a quarter of the card deep is no print's, hand-cut or not: on a pale table an
     # outline taking in 44 pixels of it below the card pays for its bottom side as a commercial
@@ -225,7 +226,7 @@ def test_a_hand_cut_deck_s_slanted_border_costs_nothing_but_a_pale_table_taken_i
     img = _on_table(render_card("blue-3", "uno", rng=random.Random(5), size=(112, 174)), table=225)
     loose = QUAD.copy()
     loose[2:, 1] += 44
-    tight, wide = verify_quad(img, QUAD, even_border=False), verify_quad(img, loose, even_border=False)
+    tight, wide = verify_quad(img, QUAD, hand_cut), verify_quad(img, loose, hand_cut)
     assert wide.ok and wide.score == verify_quad(img, loose).score
     assert tight.score * (1 - DEPTH_COST) > wide.score
 
@@ -239,7 +240,7 @@ def test_a_white_bordered_grey_patch_is_no_commercial_card():
     quad = np.float32([[200, 100], [400, 100], [400, 410], [200, 410]])
     v = verify_quad(img, quad)
     assert not v.ok and "no coloured or black face" in v.reason
-    assert verify_quad(img, quad, even_border=False).ok
+    assert verify_quad(img, quad, CardLook(even_border=False)).ok
     cv2.rectangle(img, (215, 115), (385, 395), (40, 40, 200), -1)         # a red face
     assert verify_quad(img, quad).ok
 

@@ -6,7 +6,7 @@ lowers it, so that a doubtful card is reported as doubtful and the table confirm
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -24,7 +24,7 @@ from .locate import Quad, find_cards, quad_iou
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
-from .locate.verify import verify_quad
+from .locate.verify import CardLook, verify_quad
 from .rectify import warp_card
 
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
@@ -134,14 +134,15 @@ class Recognizer:
         if locator not in LOCATORS:
             raise ValueError(f"unknown locator {locator!r}; one of {', '.join(LOCATORS)}")
         self.locator = locator
-        # every UNO print's border is as wide all along; our designed decks are printed at home and
-        # cut by hand (verify_quad's even_border)
-        self.even_border = deck in TEXT_DECKS
+        # what the deck's cards look like to verify_quad: every UNO print's border is as wide all
+        # along; our designed decks are printed at home and cut by hand (a taught deck adds its own
+        # border and faces below)
+        self.look = CardLook(even_border=deck in TEXT_DECKS)
         self.detector = None
         if locator == "detector":
             from .locate.detector import CardDetector
             self.detector = CardDetector(detector_path)
-            self.detector.even_border = self.even_border
+            self.detector.look = self.look
         self._wild_symbols = {c.symbol for c in self.deck.cards.values() if c.color is None}
         # a UNO family wild draw four is black with four small coloured cards, and the detector may
         # take it for a back: its four colours cover 0.1-0.2 of it, as some wilds' small ovals do.
@@ -170,30 +171,41 @@ class Recognizer:
         self._taught_ids = frozenset(taught.cards) if taught is not None else frozenset()
         self._taught_all = self._taught_ids >= set(self.deck.cards)
         # a taught deck whose border is not white is looked for by its own border's colour
-        self.border = None
         self.set_border(getattr(taught, "border", None))
         # a taught deck drawn on white card stock: white inside as well as round its faces
-        self.white_faces = False
         self.set_white_faces(bool(getattr(taught, "white_faces", False)))
         self._colours = {cid: card.color for cid, card in self.deck.cards.items()}
+
+    @property
+    def border(self):
+        """The taught border colour cards are looked for by (vision/locate/border.py), None: white."""
+        return self.look.border
+
+    @property
+    def white_faces(self) -> bool:
+        """Whether cards are looked for as white inside as well as round (a deck drawn on white stock)."""
+        return self.look.white_faces
+
+    @property
+    def even_border(self) -> bool:
+        """Whether cards are looked for as a commercial print, their border as wide all along."""
+        return self.look.even_border
 
     def set_border(self, border) -> None:
         """Look for cards with a margin of `border`'s colour (vision/locate/border.py) instead of
         white; None: white, as every built-in deck. Readings cached for the old border are dropped."""
-        self.border = border
-        if self.detector is not None:
-            self.detector.border = border
-        self._read_cache.clear()
+        self._set_look(replace(self.look, border=border))
 
     def set_white_faces(self, white: bool) -> None:
         """Verify outlines as of cards white inside as well as round (a deck drawn on white card
         stock, verify_quad's white_faces), cut by hand (not an even border); False: as built in."""
-        self.white_faces = white
-        self.even_border = self.deck.id in TEXT_DECKS and not white
+        self._set_look(replace(self.look, white_faces=white, even_border=self.deck.id in TEXT_DECKS and not white))
+
+    def _set_look(self, look: CardLook) -> None:
+        self.look = look
         if self.detector is not None:
-            self.detector.white_faces = white
-            self.detector.even_border = self.even_border
-        self._read_cache.clear()
+            self.detector.look = look
+        self._read_cache.clear()      # read under the old look
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None, shape: tuple | None = None) -> tuple[str, float]:
@@ -318,13 +330,13 @@ class Recognizer:
         snapped onto the card's edges when that verifies better (a rough outline from the pile's
         changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
         pile, the card beneath offers edges it could take."""
-        verdict = verify_quad(frame, q.pts, self.even_border, self.border, self.white_faces)
+        verdict = verify_quad(frame, q.pts, self.look)
         if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts, self.border)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
-            v2 = verify_quad(frame, snapped, self.even_border, self.border, self.white_faces)
+            v2 = verify_quad(frame, snapped, self.look)
             if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict

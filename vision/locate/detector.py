@@ -19,7 +19,7 @@ from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges, turn_to_edges
 from .field import field_outline
 from .quad import CARD_ASPECT, Quad, aspect, inside_share, order_corners, quad_iou, side_lengths
-from .verify import SHARP_PX, Verdict, verify_quad
+from .verify import PRINTED, SHARP_PX, CardLook, Verdict, verify_quad
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
@@ -100,12 +100,9 @@ class CardDetector:
         # the network's stride: no time spent on grey bars (a 4:3 frame: 320x256, not 320x320; a
         # look from twice as far: 160x128, a quarter of the work)
         self.dynamic = not isinstance(inp.shape[-1], int)
-        # verify_quad's even_border: the recognizer clears it for decks printed at home and cut by hand
-        self.even_border = True
-        # verify_quad's border: a taught deck's border colour when it is not white (border.py)
-        self.border = None
-        # verify_quad's white_faces: a taught deck drawn on white card stock
-        self.white_faces = False
+        # what the deck's cards look like to verify_quad: the recognizer sets it for decks printed
+        # at home and cut by hand, and for a taught deck's border and faces
+        self.look: CardLook = PRINTED
         self.size = int(self.info.get("imgsz", 320)) if self.dynamic else int(inp.shape[-1])
 
     def _letterbox(self, bgr: np.ndarray, zoom_out: float = 1.0,
@@ -196,12 +193,12 @@ class CardDetector:
                 continue
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, box, s, self.even_border, self.border, lone, self.white_faces)
+                outlines[key] = _best_outline(bgr, box, s, self.look, lone)
             if best is None or _rank(outlines[key]) > _rank(best):
                 best = outlines[key]
         out = []
         others = [order_corners(p) for p, _, _ in group[1:1 + FIELD_OTHERS]]
-        for b in (_field_or(bgr, group[0], best, self.even_border, self.border, outlines, others, self.white_faces),
+        for b in (_field_or(bgr, group[0], best, self.look, outlines, others),
                   best):
             (ok, vscore, _), quad, refined = b[:3]
             out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
@@ -209,23 +206,22 @@ class CardDetector:
         return out[0], out[1]
 
 
-def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, even_border: bool = True, border=None,
-                  sweep: bool = False, white_faces: bool = False):
+def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, look: CardLook = PRINTED,
+                  sweep: bool = False):
     """((verified, verify score, box score), outline, refined, weakest side's white share) of the
-    best outline of one box (`even_border`, `border`, `white_faces`: see verify_quad; `sweep`: see
-    snap_to_edges)."""
+    best outline of one box (`look`: see verify_quad; `sweep`: see snap_to_edges)."""
     best = None
-    for quad, refined, edges in _outlines(bgr, box, border, sweep):
+    for quad, refined, edges in _outlines(bgr, box, look.border, sweep):
         # an outline running off the picture only where its sides in view lie on edges found there
-        v = (verify_quad(bgr, quad, even_border, border, white_faces) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
+        v = (verify_quad(bgr, quad, look) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
         got = ((v.ok, v.score, score), quad, refined, v.weakest)
         if best is None or _rank(got) > _rank(best):
             best = got
     if _settled(best):
         return best
-    for turned, bound in _turned_outlines(bgr, box, best[1] if best[0][0] else None, border, sweep):
-        v = verify_quad(bgr, turned, even_border, border, white_faces)
+    for turned, bound in _turned_outlines(bgr, box, best[1] if best[0][0] else None, look.border, sweep):
+        v = verify_quad(bgr, turned, look)
         if bound and v.weakest < BOUND_WEAKEST:
             continue
         got = ((v.ok, v.score, score), turned, True, v.weakest)
@@ -279,8 +275,8 @@ def share_inside(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / area
 
 
-def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = True, border=None,
-              fields: dict | None = None, others: list[np.ndarray] = (), white_faces: bool = False) -> tuple:
+def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, look: CardLook = PRINTED,
+              fields: dict | None = None, others: list[np.ndarray] = ()) -> tuple:
     """The outline from the card's coloured field inside the group's leading box (field.py) instead
     of `best` (the best outline from the edges), when it verifies and either `best` does not, or
     `best` strays from it (IoU below FIELD_DISAGREES: on a pile, a white-border contour takes in
@@ -303,8 +299,8 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, even_border: bool = T
         """The field outline inside `b` and its verdict when it verifies, else None (once a box)."""
         key = ("field", b.tobytes())
         if key not in fields:
-            quad = field_outline(bgr, b, border)
-            fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, even_border, border, white_faces))
+            quad = field_outline(bgr, b, look.border)
+            fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, look))
         quad, v = fields[key]
         return (quad, v) if quad is not None and v.ok else None
 

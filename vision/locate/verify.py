@@ -31,6 +31,23 @@ from ..quantile import percentile
 from .border import Border, bottomless_sides, deep_sides, side_depths, side_runs
 from .quad import CARD_ASPECT, aspect, inside_share, side_lengths, side_off_picture
 
+
+
+@dataclass(frozen=True)
+class CardLook:
+    """What a deck's cards look like to verify_quad (and to the detector's outlines, which it
+    judges): every built-in print has an even white margin round a coloured or black face."""
+    even_border: bool = True         # a commercial print: the border as wide all along, the face
+                                     # coloured or black (MIN_FACE); False for decks printed at home
+                                     # and cut by hand, whose short sides' depths and face are not judged
+    border: Border | None = None     # a taught deck's border colour when it is not white (border.py):
+                                     # its margin is looked for instead, the face not judged on colour
+    white_faces: bool = False        # a taught deck drawn on white card stock, white inside as well
+                                     # as round (MAX_INNER_WHITE_FACES), no margin depth to measure
+
+
+PRINTED = CardLook()                 # the built-in decks' UNO prints
+
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
 ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
 BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the card's width in
@@ -321,15 +338,9 @@ def face_share(card_bgr: np.ndarray) -> float:
     return float(face.mean())
 
 
-def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
-                border: Border | None = None, white_faces: bool = False) -> Verdict:
-    """Whether `quad` (4x2 frame pixels) outlines one whole card; see the module docstring.
-    `even_border`: the deck is a commercial print, its border as wide all along and its face
-    coloured or black (MIN_FACE); False for decks printed at home and cut by hand, whose short
-    sides' margin depths and face are not judged. `border`: a taught deck's border colour
-    (border.py) when it is not white; its margin is looked for instead of a white one, and the face
-    is not judged on colour (it may be anything but the border). `white_faces`: a taught deck drawn
-    on white card stock, white inside as well as round (MAX_INNER_WHITE_FACES)."""
+def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> Verdict:
+    """Whether `quad` (4x2 frame pixels) outlines one whole card of a deck whose cards look as
+    `look` says; see the module docstring."""
     from ..rectify import warp_card
     from ..rectify.warp import portrait_corners
     quad = np.asarray(quad, np.float32).reshape(4, 2)
@@ -344,6 +355,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     card = warp_card(bgr, quad, (VERIFY_W, VERIFY_H))
     # a card drawn small has a margin of two or three pixels, blurred into its neighbours: the
     # margin is judged less strictly, and its evenness (texture needs pixels) not at all
+    even_border, border = look.even_border, look.border
     short = float(side_lengths(quad).min())
     sharp = float(np.clip((short - SMALL_PX) / (SHARP_PX - SMALL_PX), 0.0, 1.0))
     min_side = MIN_SIDE_SMALL + (MIN_SIDE - MIN_SIDE_SMALL) * sharp
@@ -362,7 +374,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     colour = "white" if border is None else border.words()
     if min(best_two) < min_side or margin < min_margin:
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
-    if inner > (MAX_INNER_WHITE_FACES if white_faces else MAX_INNER_WHITE):
+    if inner > (MAX_INNER_WHITE_FACES if look.white_faces else MAX_INNER_WHITE):
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
     if even_border and border is None and (face := face_share(card)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
@@ -372,7 +384,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, even_border: bool = True,
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
     if border is not None:
         score *= _border_kept(like, border, sides_seen)
-    if (even_border or border is None) and not white_faces:
+    if (even_border or border is None) and not look.white_faces:
         # (a face white inside has no colour to measure a margin's depth to)
         # the short sides (top, bottom) in view without a margin of a print's depth (of one depth
         # all along, on a commercial print). On a deck cut by hand too: on a pale grey desk an
