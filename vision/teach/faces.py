@@ -45,7 +45,7 @@ def scored_outlines(rec, bgr: np.ndarray) -> list[tuple[float, Quad]]:
     return out
 
 
-def learn_border(rec, images, least: int = 2) -> Border | None:
+def learn_border(rec, images, least: int = 2, as_is: list | None = None) -> Border | None:
     """The border colour the cards of `images` (teach photos, one card each) share when it is not
     white, else None. Candidate borders (black, and the hues round the cards in most photos:
     border.candidates) are each tried as the deck's, and white as every built-in deck has it: each finds
@@ -55,7 +55,9 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
     framed by a white "margin" of paper, and a white card on a dark table by a dark one; the detector,
     trained on decks of every edge, boxes the card itself. The candidate whose cards score most in
     all wins if it beats white clearly (BEATS_WHITE), and its cards' margins, measured, give the
-    border; at least `least` photos must show one card with it. `rec` is left as it was."""
+    border; at least `least` photos must show one card with it. `as_is`: each image's scored_outlines
+    as `rec` looks now, white-bordered (the white pass, taken once for learn_white_faces too). `rec`
+    is left as it was."""
     old = rec.border
     regions, boxes_of = [], []
     for img in images:
@@ -75,10 +77,10 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
     try:
         for cand in [None] + candidates(regions):
             rec.set_border(cand)
+            seen = as_is if cand is None and as_is is not None else [scored_outlines(rec, img) for img in images]
             # white: any card found speaks for it (two white-edged cards are white evidence too);
             # another border: one card a photo, as a teach photo holds
-            tried.append((cand, [(o[0] if len(o) == 1 or (cand is None and o) else None)
-                                 for o in (scored_outlines(rec, img) for img in images)]))
+            tried.append((cand, [(o[0] if len(o) == 1 or (cand is None and o) else None) for o in seen]))
     finally:
         rec.set_border(old)
     best, best_total = None, 0.0
@@ -105,25 +107,26 @@ def learn_border(rec, images, least: int = 2) -> Border | None:
     return learn([colour], depths)
 
 
-def learn_white_faces(rec, images) -> bool:
+def learn_white_faces(rec, images, as_is: list | None = None) -> bool:
     """Whether the cards of `images` (teach photos, one card each) are white inside as well as round:
     a deck drawn in marker on white card stock, whose outline verify refuses as a white shape's
     (a card's inner oval). True when, looked at so (Recognizer.set_white_faces), one card is found in
     at least half the photos (LEARN_FROM) and in WHITE_GAIN of them more than as they are; a deck
-    whose cards are all found as they are is not looked at again. `rec` is left as it was."""
-    def found() -> int:
-        return sum(1 for img in images if len(scored_outlines(rec, img)) == 1)
+    whose cards are all found as they are is not looked at again. `as_is`: each image's
+    scored_outlines as `rec` looks now (see learn_border). `rec` is left as it was."""
+    def found(seen) -> int:
+        return sum(1 for o in seen if len(o) == 1)
     if rec.white_faces:
         return False
-    as_is = found()
-    if as_is == len(images):
+    before = found(as_is if as_is is not None else [scored_outlines(rec, img) for img in images])
+    if before == len(images):
         return False
     rec.set_white_faces(True)
     try:
-        white = found()
+        white = found([scored_outlines(rec, img) for img in images])
     finally:
         rec.set_white_faces(False)
-    return white >= LEARN_FROM * len(images) and white - as_is >= max(1.0, WHITE_GAIN * len(images))
+    return white >= LEARN_FROM * len(images) and white - before >= max(1.0, WHITE_GAIN * len(images))
 
 
 def _nearer_box(a: tuple | None, b: tuple | None, box: np.ndarray | None) -> bool:

@@ -56,11 +56,13 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     photos, set_aside = scan(folder, ids)
     report = Report(rec.deck.id, len(ids), refused=[(str(p), why) for p, why in set_aside])
     probe = _probe(photos)
-    border = rec.border if rec.border is not None else (learn_border(rec, probe) if probe else None)
+    # the probe photos as the recognizer looks now (white border, coloured faces): both learners start there
+    as_is = [scored_outlines(rec, img) for img in probe] if rec.border is None and not rec.white_faces else None
+    border = rec.border if rec.border is not None else (learn_border(rec, probe, as_is=as_is) if probe else None)
     if border is not None:
         rec.set_border(border)
         report.border = border.words()
-    elif rec.white_faces or (probe and learn_white_faces(rec, probe)):
+    elif rec.white_faces or (probe and learn_white_faces(rec, probe, as_is=as_is)):
         rec.set_white_faces(True)
         report.faces = "white"
     taught: list[tuple[str, np.ndarray]] = []
