@@ -164,6 +164,7 @@ class Recognizer:
         self._text_cache: list[tuple[np.ndarray | None, np.ndarray, TextEvidence]] = []
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
+        self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -315,7 +316,8 @@ class Recognizer:
         taught = None
         if self.taught is not None:
             from .teach.reader import ALONE, combine, taught_match, twin
-            taught = taught_match(self.taught, frame, q.pts, card_bgr)
+            # (a "back" taken for a taught face was matched already, at this very quad unless it was snapped)
+            taught = self._matched.pop(q.pts.tobytes(), None) or taught_match(self.taught, frame, q.pts, card_bgr)
             # the whole deck taught and surely read: no other reader, but for a 6 or a 9 (reader.py)
             if taught.confidence >= ALONE and self._taught_all and twin(taught.card) not in self._taught_ids:
                 return taught.card, taught.confidence
@@ -449,6 +451,7 @@ class Recognizer:
         elif bgr.shape[2] != 3:
             return [], []
         self.foreign = 0
+        self._matched = {}
         faces, backs = self.locate_all(bgr, close_ups)
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
         # may take one for a back; a back has one main colour (red), a wild all four
@@ -461,6 +464,7 @@ class Recognizer:
         taught = [(q, card_bgr) for q, card_bgr in rectified
                   if all(q is not w for w, _ in wilds) and self._taught_face(bgr, q, card_bgr)]
         readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr)
+        self._matched = {}       # of this frame only
         return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)]
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:
@@ -475,6 +479,7 @@ class Recognizer:
             return False
         from .teach.reader import taught_match
         m = taught_match(self.taught, bgr, q.pts, card_bgr)
+        self._matched[q.pts.tobytes()] = m       # read once: _identify takes it from here
         return m.best <= TAUGHT_NEAR or m.confidence >= CONFIRM_THRESHOLD
 
     def read(self, bgr: np.ndarray) -> list[Reading]:
