@@ -26,21 +26,21 @@ def test_a_sure_built_in_reading_of_an_untaught_card_wins_unless_the_taught_one_
 def test_on_a_deck_of_another_border_the_built_in_is_never_sure():
     # its readers learned white-margined prints: a sure reading of an untaught card (the DINO 2 "dino"
     # for a black-edged ice cream) is taken, but unsure, and the table confirms it
-    assert combine(m("red-7", 0.3), ("green-2", 0.9), TAUGHT, bordered=True) == ("green-2", STRANGER)
+    assert combine(m("red-7", 0.3), ("green-2", 0.9), TAUGHT, stranger=True) == ("green-2", STRANGER)
     assert STRANGER < 0.6
     # ... and a sure taught reading is no longer overruled by it
-    assert combine(m("red-7", 0.9), ("green-2", 0.9), TAUGHT, bordered=True) == ("red-7", 0.9)
+    assert combine(m("red-7", 0.9), ("green-2", 0.9), TAUGHT, stranger=True) == ("red-7", 0.9)
     assert combine(m("red-7", 0.9), ("green-2", 0.9), TAUGHT) == ("green-2", 0.9)   # white: as before
 
 
 def test_on_a_deck_of_another_border_two_readers_agreeing_are_sure():
     # the built-in sure of the card the taught deck names too, by some margin: sure (teach bench,
     # black-edged uno: unsure 0.21 -> 0.18, none wrong and sure)
-    assert combine(m("red-7", 0.45), ("red-7", 0.9), TAUGHT, bordered=True) == ("red-7", 0.9)
+    assert combine(m("red-7", 0.45), ("red-7", 0.9), TAUGHT, stranger=True) == ("red-7", 0.9)
     # the taught deck all but guessing: the built-in stays unsure
-    assert combine(m("red-7", 0.05), ("red-7", 0.9), TAUGHT, bordered=True) == ("red-7", STRANGER)
+    assert combine(m("red-7", 0.05), ("red-7", 0.9), TAUGHT, stranger=True) == ("red-7", STRANGER)
     # a 6 or a 9: the bar decides, and a half-turned card fools both readers alike
-    assert combine(m("red-9", 0.45), ("red-9", 0.9), TAUGHT, bordered=True) == ("red-9", STRANGER)
+    assert combine(m("red-9", 0.45), ("red-9", 0.9), TAUGHT, stranger=True) == ("red-9", STRANGER)
 
 
 def test_a_sure_near_taught_reading_against_a_sure_untaught_card_of_another_colour_is_unsure():

@@ -325,7 +325,9 @@ class Recognizer:
         builtin = self.identify_card(card_bgr, big, q.pts, frame.shape if frame is not None else None)
         if taught is None:
             return builtin
-        return combine(taught, builtin, self._taught_ids, self._colours, bordered=self.border is not None)
+        # the built-in is a stranger to a deck of another border, and to one it misread on the teach photos
+        stranger = self.border is not None or not self.taught.builtin_trusted
+        return combine(taught, builtin, self._taught_ids, self._colours, stranger=stranger)
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

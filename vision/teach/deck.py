@@ -29,6 +29,9 @@ MARGIN_FULL = 0.25    # a relative margin (1 - best/second score) that gives ful
 FAR_START = 2.5       # a best score (shape + colour, each in its scale) up to this is near ...
 FAR_END = 5.0         # ... and from this it says nothing
 NEAR = 2.0            # a best score up to this: as near as a card's own photos come
+BUILTIN_WRONG = 0.05  # the built-in recognizer wrong and sure on more of the teach photos than this: it is a
+                      # stranger to the deck and never overrules it (reader.combine; printed decks: 0-0.03,
+                      # decks drawn by hand on the teach bench: 0.11-0.21)
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
 
 
@@ -40,6 +43,12 @@ class Match:
     second: float        # the next card's score (inf with one card)
     runner_up: str | None
     near: bool = False   # the best score is at most NEAR
+
+
+def trusts_builtin(photos: int, wrong_but_sure: int) -> bool:
+    """Whether a built-in recognizer wrong and sure on `wrong_but_sure` of a deck's `photos` teach
+    photos may overrule the taught deck (BUILTIN_WRONG; under two photos say little: yes)."""
+    return photos < 2 or wrong_but_sure <= BUILTIN_WRONG * photos
 
 
 @dataclass
@@ -82,6 +91,14 @@ class TaughtDeck:
         from ..locate.border import Border
         b = self.meta.get("border")
         return Border.from_json(b) if b else None
+
+    @property
+    def builtin_trusted(self) -> bool:
+        """Whether the built-in recognizer may overrule this deck's unsure readings: it was wrong and
+        sure on at most BUILTIN_WRONG of the teach photos (measured when taught; a deck taught before
+        that was measured: yes)."""
+        b = self.meta.get("builtin") or {}
+        return trusts_builtin(b.get("photos", 0), b.get("wrong_but_sure", 0))
 
     @property
     def white_faces(self) -> bool:

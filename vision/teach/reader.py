@@ -39,7 +39,10 @@ Then:
 - else the built-in names an untaught card: its reading (unsure);
 - else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
   built-in's model was trained on other art (a re-drawn deck is read by what was taught).
-On a deck whose border is not white, the built-in is never sure (STRANGER) in any of the above.
+On a deck whose border is not white, or on which the built-in was wrong and sure on more than
+deck.BUILTIN_WRONG of the teach photos (a deck drawn by hand: 0.11-0.21 on the teach bench, where its
+sure readings of the taught deck's own colour overruled 15 of 29 unsure taught readings, all but two
+of them right), the built-in is never sure (STRANGER) in any of the above.
 """
 from __future__ import annotations
 
@@ -77,15 +80,16 @@ def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, car
 
 
 def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
-            bordered: bool = False) -> tuple[str, float]:
+            stranger: bool = False) -> tuple[str, float]:
     """(card, confidence) from the taught reading and, when it is not sure, the built-in's
     `builtin` = (card, confidence) or None (a deck without a built-in recognizer);
     `taught_cards`: the ids the taught deck knows; `colours`: card id -> its colour (None for
-    none), the deck's; `bordered`: the deck's border is not white (STRANGER)."""
+    none), the deck's; `stranger`: the built-in reader is a stranger to the deck (STRANGER): its
+    border is not white, or the built-in was wrong and sure on its teach photos (deck.BUILTIN_WRONG)."""
     if builtin is None or builtin[0] is None:
         return taught.card, taught.confidence
     card, conf = builtin
-    if bordered:
+    if stranger:
         if card == taught.card and taught.confidence >= AGREE_TAUGHT and twin(card) is None:
             # the two readers agree, the taught deck by some margin: the built-in's confidence counts
             return card, max(conf, taught.confidence)

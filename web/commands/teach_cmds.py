@@ -68,6 +68,10 @@ def format_report(r, out: str) -> str:
         lines.append("faces: white inside as well as round (learned from the photos: a deck drawn on white card stock)")
     if r.missing:
         lines.append(f"not taught ({len(r.missing)}, read by the built-in recognizer): {', '.join(r.missing)}")
+    if r.builtin_total:
+        lines.append(f"built-in recognizer on these photos: {r.builtin_right}/{r.builtin_total} right, "
+                     f"{r.builtin_sure_wrong} wrong but sure"
+                     + ("" if r.builtin_trusted else " (a stranger to this deck: it never overrules the taught cards)"))
     for path, why in r.refused:
         lines.append(f"refused {path}: {why}")
     if r.loo_total:
