@@ -49,6 +49,10 @@ def test_teach_reports_and_identify_reads_the_taught_cards(folder, tmp_path, cap
     assert report["refused"] == []
     # leave-one-photo-out: each of the 6 photos read by the other photo of its card
     assert report["leave_one_out"]["total"] == 6 and report["leave_one_out"]["right"] >= 5
+    # the built-in recognizer knows this print: it read the teach photos, and may overrule the taught deck
+    assert report["builtin"]["photos"] == 6 and report["builtin"]["wrong_but_sure"] == 0
+    from vision.teach.file import load
+    assert load(out).builtin_trusted
     assert "photos" in err and "cards done" in err and "s left" in err     # the progress bar
     status, stdout, err = cli(capsys, "identify", "--deck", "dino2", "--taught", out, "--json",
                               *[p for _, p in folder[1]])
@@ -67,6 +71,7 @@ def test_the_text_report_names_taught_missing_and_the_estimate(folder, tmp_path,
     assert status == 0
     assert "taught 3 of 88 cards of dino2 from 6 photos" in stdout
     assert "not taught (85" in stdout and "leave-one-photo-out:" in stdout
+    assert "built-in recognizer on these photos: " in stdout and "a stranger" not in stdout
 
 
 def test_a_redrawn_print_is_read_by_what_was_taught(tmp_path, capsys):

@@ -154,3 +154,10 @@ def test_a_card_never_photographed_is_read_from_its_symbol_and_colour_taught_on_
     # a deck the referee does not know: nothing composed
     assert TaughtDeck("no-such-deck", ["red-dingbat"], ["red"], ["dingbat"], protos[:1], np.array([0]),
                       np.array([0]), np.ones(mask.size, np.float32)).composed == []
+
+
+def test_the_built_in_is_trusted_unless_it_misread_the_teach_photos_surely():
+    from vision.teach.deck import trusts_builtin
+    assert trusts_builtin(0, 0) and trusts_builtin(1, 1)           # too few photos to say
+    assert trusts_builtin(54, 2) and not trusts_builtin(54, 3)     # 5% of 54 is 2.7
+    assert not trusts_builtin(6, 1)                                 # one in six: a stranger
