@@ -7,6 +7,7 @@ keeps it as the card, and the taught deck reads it where it knows it closely.
 """
 import json
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -151,3 +152,26 @@ def test_a_printed_deck_is_not_taken_for_white_faces():
     from vision.teach.faces import learn_white_faces
     photos = [img for _, _, img, _ in print_photos("dino2", CARDS[:4], 1, seed=5, held=0.0, strength=0.4)]
     assert not learn_white_faces(Recognizer("dino2", text=False), photos)
+
+
+
+def test_a_sheet_of_paper_beside_the_card_is_no_second_card():
+    # a card drawn by hand beside a sheet of paper with writing (print_photos' clutter), which verifies
+    # as a card drawn by hand: far larger than the card and verifying clearly worse, it is no second
+    # card, and the photo teaches the card; where the sheet verifies about as well as the card (here
+    # better, at a hair), the photo is refused rather than taught from the wrong outline
+    from vision.locate import quad_iou
+    from vision.recognizer import Recognizer
+    from vision.teach.faces import scored_outlines
+    from vision.teach.teach import one_card
+    rec = Recognizer("dino2", text=False)
+    hand = replace(random_hand(random.Random("dino2/300")), coloured_in=True)     # the teach bench's first hand
+    (_, _, img, truth), = print_photos("dino2", ["red-spaghetti"], 1, seed=47, hand=hand)
+    (best, card), (other, sheet) = scored_outlines(rec, img)
+    assert quad_iou(card.pts, np.float32(truth)) > 0.9 and sheet.area > 5 * card.area and other < best - 0.1
+    quad, why = one_card(rec, img)
+    assert why is None and quad_iou(quad.pts, np.float32(truth)) > 0.9
+    (_, _, img, truth), = print_photos("dino2", ["red-spaghetti"], 1, seed=64, hand=hand)
+    (best, first), (other, second) = scored_outlines(rec, img)
+    assert quad_iou(second.pts, np.float32(truth)) > 0.9 and second.area > 3 * first.area   # the card came second
+    assert one_card(rec, img) == (None, "2 cards in it: one card a photo")
