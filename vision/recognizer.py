@@ -195,18 +195,19 @@ class Recognizer:
     def set_border(self, border) -> None:
         """Look for cards with a margin of `border`'s colour (vision/locate/border.py) instead of
         white; None: white, as every built-in deck. Readings cached for the old border are dropped."""
-        self._set_look(replace(self.look, border=border))
+        self.set_look(replace(self.look, border=border))
 
     def set_white_faces(self, white: bool) -> None:
         """Verify outlines as of cards white inside as well as round (a deck drawn on white card
         stock, verify_quad's white_faces), cut by hand (not an even border); False: as built in."""
-        self._set_look(replace(self.look, white_faces=white, even_border=self.deck.id in TEXT_DECKS and not white))
+        self.set_look(replace(self.look, white_faces=white, even_border=self.deck.id in TEXT_DECKS and not white))
 
-    def _set_look(self, look: CardLook) -> None:
+    def set_look(self, look: CardLook) -> None:
+        """Look for cards as `look` says (verify.CardLook); readings cached under the old look are dropped."""
         self.look = look
         if self.detector is not None:
             self.detector.look = look
-        self._read_cache.clear()      # read under the old look
+        self._read_cache.clear()
 
     def identify_card(self, card_bgr: np.ndarray, text_card: np.ndarray | None = None,
                       quad: np.ndarray | None = None, shape: tuple | None = None) -> tuple[str, float]:

@@ -54,9 +54,10 @@ def print_photos(deck: str, cards: list[str], per_card: int, seed: int = 0, styl
     g = np.random.default_rng(seed)
     from vision.art.handdrawn import draw_card
     for cid in cards:
+        drawing = draw_card(cid, deck, hand, seed=seed, size=(224, 348)) if hand is not None else None
         for k in range(per_card):
-            if hand is not None:
-                face = draw_card(cid, deck, hand, seed=seed, size=(224, 348))
+            if drawing is not None:
+                face = drawing            # one drawing of the card, photographed per_card times
             else:
                 face = render_card(cid, deck, style=replace(style, seed=rng.getrandbits(32)), size=(224, 348))
             img, quad = card_photo(face, g, size[0], size[1], held, strength)

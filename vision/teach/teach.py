@@ -16,7 +16,7 @@ from ..imageio import BadImage, load_image
 from ..rectify import warp_card
 from .build import build_deck, photo_prototypes
 from .deck import trusts_builtin
-from .faces import learn_border, learn_white_faces, scored_outlines
+from .faces import learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
 
@@ -69,14 +69,15 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     photos, set_aside = scan(folder, ids)
     report = Report(rec.deck.id, len(ids), refused=[(str(p), why) for p, why in set_aside])
     probe = _probe(photos)
-    # the probe photos as the recognizer looks now (white border, coloured faces): both learners start there
-    as_is = [scored_outlines(rec, img) for img in probe] if rec.border is None and not rec.white_faces else None
-    border = rec.border if rec.border is not None else (learn_border(rec, probe, as_is=as_is) if probe else None)
-    if border is not None:
-        rec.set_border(border)
-        report.border = border.words()
-    elif rec.white_faces or (probe and learn_white_faces(rec, probe, as_is=as_is)):
-        rec.set_white_faces(True)
+    if rec.border is None and not rec.white_faces and probe:
+        border, white = learn_look(rec, probe)
+        if border is not None:
+            rec.set_border(border)
+        elif white:
+            rec.set_white_faces(True)
+    if rec.border is not None:
+        report.border = rec.border.words()
+    elif rec.white_faces:
         report.faces = "white"
     taught: list[tuple[str, np.ndarray]] = []
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
@@ -98,8 +99,8 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     if not taught:
         raise TeachError("no photo could be used: " + "; ".join(f"{p}: {w}" for p, w in report.refused[:5]))
     meta = {"folder": str(folder)}
-    if border is not None:
-        meta["border"] = border.as_json()
+    if rec.border is not None:
+        meta["border"] = rec.border.as_json()
     if rec.white_faces:
         meta["faces"] = "white"
     meta["builtin"] = {"photos": report.builtin_total, "wrong_but_sure": report.builtin_sure_wrong}
