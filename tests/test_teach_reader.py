@@ -115,6 +115,10 @@ def test_twin_is_the_same_colour_with_six_and_nine_swapped():
 def test_a_taught_guess_gives_way_to_the_built_in_reading_unsure():
     assert combine(m("red-7", 0.05, runner_up="blue-7"), ("red-9", 0.95), TAUGHT) == ("red-9", 0.05)
     assert combine(m("red-7", 0.15, runner_up="blue-7"), ("red-9", 0.95), TAUGHT) == ("red-7", 0.15)
+    # ... but not to a built-in that misread the deck's own teach photos (a deck drawn by hand): a
+    # guess against a guess, and the taught deck knows this deck's art
+    assert combine(m("red-7", 0.05, runner_up="blue-7"), ("red-9", 0.95), TAUGHT,
+                   stranger=True, guesses=False) == ("red-7", 0.05)
 
 
 def test_confidence_grows_with_the_margin_and_falls_with_the_distance():
@@ -158,6 +162,7 @@ def test_a_card_never_photographed_is_read_from_its_symbol_and_colour_taught_on_
 
 def test_the_built_in_is_trusted_unless_it_misread_the_teach_photos_surely():
     from vision.teach.deck import trusts_builtin
-    assert trusts_builtin(0, 0) and trusts_builtin(1, 1)           # too few photos to say
-    assert trusts_builtin(54, 2) and not trusts_builtin(54, 3)     # 5% of 54 is 2.7
-    assert not trusts_builtin(6, 1)                                 # one in six: a stranger
+    assert trusts_builtin(0, 0, 0) and trusts_builtin(1, 0, 1)     # too few photos to say
+    assert trusts_builtin(54, 50, 2) and not trusts_builtin(54, 50, 3)   # 5% of 54 is 2.7
+    assert trusts_builtin(54, 27, 0) and not trusts_builtin(54, 26, 0)   # right on half of them at least
+    assert not trusts_builtin(6, 5, 1)                              # one in six wrong and sure: a stranger

@@ -327,8 +327,9 @@ class Recognizer:
         if taught is None:
             return builtin
         # the built-in is a stranger to a deck of another border, and to one it misread on the teach photos
-        stranger = self.border is not None or not self.taught.builtin_trusted
-        return combine(taught, builtin, self._taught_ids, self._colours, stranger=stranger)
+        trusted = self.taught.builtin_trusted
+        return combine(taught, builtin, self._taught_ids, self._colours, stranger=self.border is not None or not trusted,
+                       guesses=trusted)
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

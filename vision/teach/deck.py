@@ -29,9 +29,10 @@ MARGIN_FULL = 0.25    # a relative margin (1 - best/second score) that gives ful
 FAR_START = 2.5       # a best score (shape + colour, each in its scale) up to this is near ...
 FAR_END = 5.0         # ... and from this it says nothing
 NEAR = 2.0            # a best score up to this: as near as a card's own photos come
-BUILTIN_WRONG = 0.05  # the built-in recognizer wrong and sure on more of the teach photos than this: it is a
-                      # stranger to the deck and never overrules it (reader.combine; printed decks: 0-0.03,
-                      # decks drawn by hand on the teach bench: 0.11-0.21)
+BUILTIN_WRONG = 0.05  # the built-in recognizer wrong and sure on more of the teach photos than this ...
+BUILTIN_RIGHT = 0.5   # ... or right on fewer than this share of them is a stranger to the deck: it never
+                      # overrules it (reader.combine). Printed decks: right 0.97-1.0, wrong and sure 0-0.03;
+                      # decks drawn by hand on the teach bench: right 0.03-0.23, wrong and sure 0-0.21
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
 
 
@@ -45,10 +46,11 @@ class Match:
     near: bool = False   # the best score is at most NEAR
 
 
-def trusts_builtin(photos: int, wrong_but_sure: int) -> bool:
-    """Whether a built-in recognizer wrong and sure on `wrong_but_sure` of a deck's `photos` teach
-    photos may overrule the taught deck (BUILTIN_WRONG; under two photos say little: yes)."""
-    return photos < 2 or wrong_but_sure <= BUILTIN_WRONG * photos
+def trusts_builtin(photos: int, right: int, wrong_but_sure: int) -> bool:
+    """Whether a built-in recognizer right on `right` and wrong and sure on `wrong_but_sure` of a
+    deck's `photos` teach photos may overrule the taught deck (BUILTIN_RIGHT, BUILTIN_WRONG; under
+    two photos say little: yes)."""
+    return photos < 2 or (right >= BUILTIN_RIGHT * photos and wrong_but_sure <= BUILTIN_WRONG * photos)
 
 
 @dataclass
@@ -94,11 +96,11 @@ class TaughtDeck:
 
     @property
     def builtin_trusted(self) -> bool:
-        """Whether the built-in recognizer may overrule this deck's unsure readings: it was wrong and
-        sure on at most BUILTIN_WRONG of the teach photos (measured when taught; a deck taught before
-        that was measured: yes)."""
+        """Whether the built-in recognizer may overrule this deck's unsure readings: it was right on
+        BUILTIN_RIGHT of the teach photos and wrong and sure on at most BUILTIN_WRONG (measured when
+        taught; a deck taught before that was measured: yes)."""
         b = self.meta.get("builtin") or {}
-        return trusts_builtin(b.get("photos", 0), b.get("wrong_but_sure", 0))
+        return trusts_builtin(b.get("photos", 0), b.get("right", b.get("photos", 0)), b.get("wrong_but_sure", 0))
 
     @property
     def white_faces(self) -> bool:

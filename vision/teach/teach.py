@@ -44,7 +44,7 @@ class Report:
     @property
     def builtin_trusted(self) -> bool:
         """Whether the built-in recognizer may overrule the taught deck (deck.trusts_builtin)."""
-        return trusts_builtin(self.builtin_total, self.builtin_sure_wrong)
+        return trusts_builtin(self.builtin_total, self.builtin_right, self.builtin_sure_wrong)
 
     @property
     def loo_accuracy(self) -> float | None:
@@ -103,7 +103,8 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         meta["border"] = rec.border.as_json()
     if rec.white_faces:
         meta["faces"] = "white"
-    meta["builtin"] = {"photos": report.builtin_total, "wrong_but_sure": report.builtin_sure_wrong}
+    meta["builtin"] = {"photos": report.builtin_total, "right": report.builtin_right,
+                       "wrong_but_sure": report.builtin_sure_wrong}
     td = build_deck(rec.deck, taught, meta=meta)
     report.taught = list(td.cards)
     report.missing = [c for c in ids if c not in td.cards]
