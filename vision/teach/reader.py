@@ -43,10 +43,10 @@ On a deck whose border is not white, or whose teach photos the built-in misread 
 than deck.BUILTIN_RIGHT of them or wrong and sure on more than deck.BUILTIN_WRONG: a deck drawn by
 hand), the built-in is never sure (STRANGER) in any of the above; on the latter its guess does not
 count against the taught deck's either (a thin-ink UNO deck drawn by hand: the built-in, right on
-0.07 of its photos, took a guessing taught deck's place with "wild draw four"). On the teach bench's coloured-in DINO 2 deck
-drawn by hand, taught from one photo a card, its sure readings (mostly "skip draw 2" of the card's
-colour) had overruled unsure taught readings: 29 of 176 photos read wrong, 8 once it was a stranger
-(21 read right again, none lost).
+0.07 of its photos, took a guessing taught deck's place with "wild draw four"; 74 -> 80 of 108
+read right). On the teach bench's coloured-in DINO 2 deck drawn by hand, taught from one photo a
+card, its sure readings (mostly "skip draw 2" of the card's colour) had overruled unsure taught
+readings: 29 of 176 photos read wrong, 8 once it was a stranger (21 read right again, none lost).
 """
 from __future__ import annotations
 
