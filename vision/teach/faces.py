@@ -114,19 +114,27 @@ def learn_white_faces(rec, images, as_is: list | None = None) -> bool:
     at least half the photos (LEARN_FROM) and in WHITE_GAIN of them more than as they are; a deck
     whose cards are all found as they are is not looked at again. `as_is`: each image's
     scored_outlines as `rec` looks now (see learn_border). `rec` is left as it was."""
+    return _white_faces(rec, images, as_is) is not None
+
+
+def _white_faces(rec, images, as_is: list | None = None) -> list | None:
+    """Each image's scored_outlines looked at with white faces where learn_white_faces learns them,
+    else None."""
     def found(seen) -> int:
         return sum(1 for o in seen if len(o) == 1)
     if rec.white_faces:
-        return False
+        return None
     before = found(as_is if as_is is not None else [scored_outlines(rec, img) for img in images])
     if before == len(images):
-        return False
+        return None
     rec.set_white_faces(True)
     try:
-        white = found([scored_outlines(rec, img) for img in images])
+        seen = [scored_outlines(rec, img) for img in images]
     finally:
         rec.set_white_faces(False)
-    return white >= LEARN_FROM * len(images) and white - before >= max(1.0, WHITE_GAIN * len(images))
+    white = found(seen)
+    learned = white >= LEARN_FROM * len(images) and white - before >= max(1.0, WHITE_GAIN * len(images))
+    return seen if learned else None
 
 
 def learn_look(rec, images) -> tuple[Border | None, bool]:
@@ -139,24 +147,21 @@ def learn_look(rec, images) -> tuple[Border | None, bool]:
     `rec` is left as it was."""
     as_is = [scored_outlines(rec, img) for img in images]
     border = learn_border(rec, images, as_is=as_is)
-    white = learn_white_faces(rec, images, as_is=as_is)
-    if border is None or not white:
-        return border, white
+    white = _white_faces(rec, images, as_is=as_is)      # the photos as white faces find them, when learned
+    if border is None or white is None:
+        return border, white is not None
     old = rec.look
     try:
         rec.set_border(border)
-        bordered = _one_card_total(rec, images)
-        rec.set_border(None)
-        rec.set_white_faces(True)
-        whites = _one_card_total(rec, images)
+        bordered = _one_card_total([scored_outlines(rec, img) for img in images])
     finally:
         rec.set_look(old)
-    return (None, True) if whites > bordered else (border, False)
+    return (None, True) if _one_card_total(white) > bordered else (border, False)
 
 
-def _one_card_total(rec, images) -> float:
-    """The summed verify score of the photos in which `rec` finds one card."""
-    return sum(found[0][0] for found in (scored_outlines(rec, img) for img in images) if len(found) == 1)
+def _one_card_total(seen: list) -> float:
+    """The summed verify score of the photos (each one's scored_outlines) in which one card is found."""
+    return sum(found[0][0] for found in seen if len(found) == 1)
 
 
 def _nearer_box(a: tuple | None, b: tuple | None, box: np.ndarray | None) -> bool:

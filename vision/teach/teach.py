@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..imageio import BadImage, load_image
+from ..locate import Quad
 from ..rectify import warp_card
 from .build import build_deck, photo_prototypes
 from .deck import trusts_builtin
@@ -139,7 +140,7 @@ def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | Non
     return (photo_prototypes(img, quad.pts, seed=seed), None) if quad is not None else (None, why)
 
 
-def one_card(rec, img: np.ndarray):
+def one_card(rec, img: np.ndarray) -> tuple[Quad | None, str | None]:
     """(the outline of the photo's one card, None), or (None, why it cannot teach): no card or several."""
     found = scored_outlines(rec, img)
     if not found:
