@@ -241,7 +241,7 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     rest is no card either, and learning takes a second or two)."""
     import time
     import cv2
-    from vision.teach.faces import card_outlines, learn_border, learn_white_faces, scored_outlines
+    from vision.teach.faces import card_outlines, learn_border, learn_look, scored_outlines
     now = time.monotonic()
     tried = current_app.extensions.setdefault("tableref_border_tried", {})
     if not first and now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
@@ -250,13 +250,18 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     photos = sorted((p for d in (data_dir() / "teach" / deck.id).glob("*") if d.is_dir() for p in _photos(d)),
                     key=lambda p: p.stat().st_mtime)[-(LEARN_FROM_PHOTOS - 1):]
     images = [frame] + [img for img in (cv2.imread(str(p)) for p in photos) if img is not None]
-    # the photos as the table's recognizer looks now, when it looks as built in: both learners start there
-    as_is = [scored_outlines(rec, img) for img in images] if rec.border is None and not rec.white_faces else None
-    border = learn_border(rec, images, least=1, as_is=as_is)
+    if rec.border is None and not rec.white_faces:
+        # looking as built in: a border and white faces are both tried from there, and where both are
+        # learned the look that finds the cards better wins (a deck drawn in thin ink on white card
+        # finds the dark table round some cards as a "border" too), as teach-finish chooses
+        border, white = learn_look(rec, images, least=1,
+                                   as_is=[scored_outlines(rec, img) for img in images])
+    else:
+        border, white = learn_border(rec, images, least=1), False
     if border is not None:
         rec.set_border(border)
         return card_outlines(rec, frame)
-    if rec.border is None and not quads and learn_white_faces(rec, images, as_is=as_is):
+    if white and not quads:
         # a deck drawn on white card stock: white inside as well as round (teach-finish learns it
         # again from every photo)
         rec.set_white_faces(True)
