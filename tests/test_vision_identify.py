@@ -73,3 +73,39 @@ def test_identify_plain_output_marks_only_unsure_readings(tmp_path, capsys):
     assert main(["identify", str(path), "--deck", "ono", "--json"]) == 0
     card = json.loads(capsys.readouterr().out)["cards"][0]
     assert card["sure"] is True
+
+
+def _held_close(fingers: bool):
+    """A red 7 lying sideways over half the picture's height, fingertips over two of its sides or not."""
+    import random
+    import numpy as np
+    from vision.art import render_card
+    from vision.synth.augment import rgba_to_bgr_on
+    img = np.full((480, 640, 3), 40, np.uint8)
+    face = np.ascontiguousarray(np.rot90(render_card("red-7", "uno", rng=random.Random(0), size=(224, 348))))
+    fh, fw = face.shape[:2]
+    y, x = (480 - fh) // 2, (640 - fw) // 2
+    img[y:y + fh, x:x + fw] = rgba_to_bgr_on(face, img[y:y + fh, x:x + fw])
+    if fingers:
+        cv2.ellipse(img, (x + fw // 2, y + fh), (120, 45), 0, 0, 360, (90, 120, 190), -1)
+        cv2.ellipse(img, (x + fw, y + fh // 2), (25, 60), 0, 0, 360, (90, 120, 190), -1)
+    return img
+
+
+def test_a_card_held_close_and_outlined_well_at_first_look_costs_one_look():
+    rec = Recognizer("uno")
+    zooms = []
+    boxes = rec.detector.boxes
+
+    def counted(bgr, conf=0.35, iou=0.5, zoom_out=1.0):
+        zooms.append(zoom_out)
+        return boxes(bgr, conf, iou, zoom_out)
+    rec.detector.boxes = counted
+    reads = rec.read(_held_close(fingers=False))
+    assert [r.card for r in reads] == ["red-7"] and reads[0].sure
+    assert zooms == [1.0]      # its outline verified at FIRST_ENOUGH (0.95) or more: no look from farther
+    zooms.clear()
+    reads = rec.read(_held_close(fingers=True))
+    # fingertips over two sides: the outline verifies less well, and the looks from farther are taken
+    assert [r.card for r in reads] == ["red-7"]
+    assert zooms[:2] == [1.0, 2.0]

@@ -90,3 +90,25 @@ def test_low_confidence_is_sent_unconfirmed():
               + still(1.0, 1.5, [("red-8", 0.4, B)]))
     assert ev[1]["cards"] == ["red-8"] and ev[1]["unconfirmed"] is True
     assert "unconfirmed" not in ev[0]
+
+
+def test_a_rest_is_judged_on_the_readers_own_confidence_then_reported_calibrated():
+    # a calibration that pins everything unsure at 0.59 and everything sure at 0.99, as a fitted
+    # ConfidenceMap may: averaging those would call a card read in one frame of three sure
+    def calibrated(raw):
+        return 0.59 if raw < 0.6 else 0.99
+    tr = PileTracker(settle_s=0.15, confirm=0.6, calibration=calibrated)
+    seen = [Seen("red-5", 0.99, A, 0.9)]
+    flicker = [[Seen("red-8", 0.99, B, 0.62)], [Seen("red-8", 0.59, B, 0.3)], [Seen("red-8", 0.59, B, 0.3)]]
+    frames = [(i / 30, False, seen) for i in range(12)] + [(0.4 + i / 30, True, []) for i in range(10)]
+    frames += [(1.0 + i / 30, False, flicker[i % 3]) for i in range(6)]
+    ev = []
+    for t, mv, cards in frames:
+        ev += tr.update(Observation(t, mv, cards))
+    assert [e["type"] for e in ev] == ["flip", "play"]
+    # the readers' own confidences over the rest: 0.62, 0.3, 0.3, 0.62, 0.3, 0.3 (settled at the
+    # sixth frame, 0.167 s after the first) -> 0.407, unsure, reported as calibrated(0.407) = 0.59;
+    # the calibrated ones averaged would have been 0.723, sure
+    assert len([t for t, mv, _ in frames if t >= 1.0]) == 6
+    assert ev[1]["cards"] == ["red-8"] and ev[1]["unconfirmed"] is True and ev[1]["confidence"] == 0.59
+    assert ev[0]["confidence"] == 0.99 and "unconfirmed" not in ev[0]

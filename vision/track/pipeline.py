@@ -56,7 +56,8 @@ class TablePipeline:
         self.draw_roi = tuple(draw_roi) if draw_roi else None
         self._auto_discard = discard_roi is None
         self.reveal = reveal
-        self.tracker = PileTracker(settle_s=settle_s, confirm=CONFIRM_THRESHOLD)
+        self.tracker = PileTracker(settle_s=settle_s, confirm=CONFIRM_THRESHOLD,
+                                   calibration=getattr(self.recognizer, "calibration", float))
         self.latest_jpeg: bytes | None = None
         self.latest_frame: np.ndarray | None = None   # the last frame read, as it came (teaching a deck takes it)
         self.status = {"state": "starting", "message": f"opening {source}"}
@@ -137,7 +138,8 @@ class TablePipeline:
         """The pile looked at as by a pipeline just started: what was laid while paused (cards shown
         to teach a deck) is no play, and the pile may have changed meanwhile."""
         self._was_paused = False
-        self.tracker = PileTracker(settle_s=self.tracker.settle_s, confirm=self.tracker.confirm)
+        self.tracker = PileTracker(settle_s=self.tracker.settle_s, confirm=self.tracker.confirm,
+                                   calibration=self.tracker.calibration)
         self._reference, self._rest_quads, self._doubt, self._overlay = None, None, None, []
         if self._auto_discard:
             self.discard_roi = None
@@ -216,7 +218,7 @@ class TablePipeline:
             if not known and len({r.card for r in readings}) > 1:
                 self._doubt = "which card lies on top"
         self._overlay = readings
-        return [Seen(r.card, r.confidence, r.quad.pts) for r in readings]
+        return [Seen(r.card, r.confidence, r.quad.pts, r.score) for r in readings]
 
     def _first_look(self, frame: np.ndarray) -> list[Seen]:
         """Before any reference: cards that read as faces are the pile's top; a card-shaped outline
@@ -227,7 +229,7 @@ class TablePipeline:
         if self.draw_roi is None and backs:
             self.draw_roi = _around(backs[0].pts, frame.shape, 0.15)
         self._overlay = faces
-        return [Seen(r.card, r.confidence, r.quad.pts) for r in faces[:1]]
+        return [Seen(r.card, r.confidence, r.quad.pts, r.score) for r in faces[:1]]
 
     def _draw_hint(self, t: float, motion: np.ndarray) -> list[dict]:
         if self.draw_roi is None:

@@ -14,6 +14,7 @@ the time between observations; settling is measured in seconds, not frames.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -23,6 +24,11 @@ class Seen:
     card: str
     confidence: float
     polygon: np.ndarray  # 4x2
+    score: float | None = None   # the readers' own confidence, before calibration (None: the same)
+
+    @property
+    def raw(self) -> float:
+        return self.confidence if self.score is None else self.score
 
 
 @dataclass
@@ -43,6 +49,9 @@ def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
 class PileTracker:
     settle_s: float = 0.15          # the pile must rest this long before a card counts
     confirm: float = 0.6            # below this confidence a play is sent unconfirmed
+    # the readers' confidence as the chance of being right (the recognizer's ConfidenceMap): the
+    # readers' own confidences are averaged over the rest, then mapped, as one reading's would be
+    calibration: Callable[[float], float] = float
     same_place_iou: float = 0.8     # an outline overlapping a known card this much is that card
     known: list[Seen] = field(default_factory=list)   # cards on the pile already reported
     _still_since: float | None = None
@@ -73,8 +82,9 @@ class PileTracker:
             confs = []
             for o in self._window:
                 m = [x for x in o.cards if x.card == s.card and polygon_iou(x.polygon, s.polygon) >= self.same_place_iou]
-                confs.append(max((x.confidence for x in m), default=0.0))
-            stable.append(Seen(s.card, float(np.mean(confs)), s.polygon))
+                confs.append(max((x.raw for x in m), default=0.0))
+            raw = float(np.mean(confs))
+            stable.append(Seen(s.card, self.calibration(raw), s.polygon, raw))
         new = [s for s in stable if not self._is_known(s)]
         if not stable:
             return []

@@ -53,10 +53,18 @@ def register(sub) -> None:
     p.add_argument("--net", action="store_true",
                    help="train the symbol network (a small CNN beside the HOG classifier, uno/ono; needs "
                         "torch: pip install -e '.[train]') instead of the HOG classifier")
+    p.add_argument("--confidence", action="store_true",
+                   help="fit the confidence map of the deck's recognizer as shipped (its readers' confidence "
+                        "as the chance of being right) on synthetic close-ups and table scenes, instead of "
+                        "training a model; written beside the symbol model (models/uno-confidence.json)")
+    p.add_argument("--scenes", type=int, default=None,
+                   help="confidence: table scenes from above to read (default 100; close-ups: --closeups, "
+                        "default 600)")
     p.add_argument("--deck", default="uno", help="deck whose art is rendered (uno and ono share one model)")
     p.add_argument("--samples", type=int, default=16000, help="symbol classifier: rendered training samples")
     p.add_argument("--epochs", type=int, default=None, help="training epochs (default 40; detector 15)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed of the renders (default 1; --confidence: 2027, which no training run used)")
     p.add_argument("--images", type=int, default=1200, help="detector: synthetic scenes to render and train on")
     p.add_argument("--imgsz", type=int, default=320, help="detector: network input size in pixels")
     p.add_argument("--closeups", type=int, default=0,
@@ -200,7 +208,11 @@ def run_train(args) -> int:
     from vision.errors import BUNDLED as MODELS
     from vision.read.train import fit, make_set, select_prints
     if args.detector:
+        args.seed = 1 if args.seed is None else args.seed
         return _train_detector(args)
+    if args.confidence:
+        return _fit_confidence(args)
+    args.seed = 1 if args.seed is None else args.seed
     if args.net:
         return _train_net(args)
     args.epochs = args.epochs or 40
@@ -240,6 +252,39 @@ def run_train(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(f"wrote {out} in {time.time() - t0:.0f} s")
+    return 0
+
+
+def _fit_confidence(args) -> int:
+    """`train --confidence`: the confidence map (vision/read/calibrate.py) of the deck's recognizer
+    as shipped, fitted on fresh synthetic photos, written beside its symbol model."""
+    import time
+    from pathlib import Path
+    from vision.errors import BUNDLED as MODELS, ModelError
+    from vision.read.train_confidence import SEED, fit_confidence
+    from vision.recognizer import MODEL_FOR_DECK, Recognizer, confidence_map_for
+    from vision.errors import models_dir
+    closeups = args.closeups or 600       # (0, the detector's default: none of its own)
+    scenes = 100 if args.scenes is None else args.scenes
+    if closeups < 0 or scenes < 0 or closeups + scenes == 0:
+        print("tableref: --closeups and --scenes must not be negative, nor both 0", file=sys.stderr)
+        return 2
+    try:
+        rec = Recognizer(args.deck)
+    except (KeyError, ModelError) as e:
+        print(f"tableref: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else confidence_map_for(models_dir() / MODEL_FOR_DECK[rec.deck.id])
+    seed = SEED if args.seed is None else args.seed
+    print(f"reading {closeups} close-ups and {scenes} table scenes of deck {rec.deck.id} (seed {seed})", flush=True)
+    t0 = time.time()
+    readings = MODELS.parent / "build" / "confidence" / f"{out.stem}-readings.jsonl"
+    m = fit_confidence(rec, closeups, scenes, seed, log=lambda line: print(line, flush=True), readings=readings)
+    meta = dict(m.meta, command="tableref train " + " ".join(sys.argv[2:]))
+    type(m)(m.below, m.above, meta).save(out)
+    print(f"{meta['readings']} cards read, {meta['right']} right; sure {meta['sure']}, of them {meta['sure_right']} "
+          f"right; expected calibration error {meta['ece_before']:.3f} -> {meta['ece_after']:.3f} on these photos")
+    print(f"wrote {out} in {time.time() - t0:.0f} s (each card read: {readings})")
     return 0
 
 
