@@ -100,3 +100,30 @@ def test_the_shipped_recognizer_reports_calibrated_confidence_and_others_their_o
     assert shipped.calibration.meta["deck"] == "uno"
     # another configuration than the one fitted: the readers' own numbers
     assert Recognizer("uno", text=False).calibration.identity
+
+
+def test_train_confidence_fits_a_map_on_synthetic_photos_from_the_command_line(tmp_path, capsys):
+    from web.cli import main
+    out = tmp_path / "uno-confidence.json"
+    assert main(["train", "--confidence", "--deck", "uno", "--closeups", "6", "--scenes", "1",
+                 "--seed", "5", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "reading 6 close-ups and 1 table scenes of deck uno (seed 5)" in printed
+    m = ConfidenceMap.load(out)
+    assert m.meta["deck"] == "uno" and m.meta["seed"] == 5 and m.meta["readings"] > 0
+    assert f"{m.meta['readings']} cards read, {m.meta['right']} right" in printed
+    # the readings it was fitted on are kept beside it, one card a line
+    kept = [json.loads(x) for x in (tmp_path / "uno-confidence-readings.jsonl").read_text().splitlines()]
+    assert len(kept) == m.meta["readings"] and {"photo", "confidence", "right"} <= set(kept[0])
+    grid = np.linspace(0, 1, 101)
+    assert all((m(x) >= THRESHOLD) == (x >= THRESHOLD) for x in grid)
+
+
+def test_train_confidence_refuses_bad_counts_and_an_unknown_deck(tmp_path, capsys):
+    from web.cli import main
+    out = tmp_path / "c.json"
+    assert main(["train", "--confidence", "--closeups", "-1", "--out", str(out)]) == 2
+    assert "must not be negative" in capsys.readouterr().err
+    assert main(["train", "--confidence", "--deck", "poker", "--out", str(out)]) == 2
+    assert "unknown deck" in capsys.readouterr().err
+    assert not out.exists()

@@ -260,10 +260,10 @@ def _fit_confidence(args) -> int:
     as shipped, fitted on fresh synthetic photos, written beside its symbol model."""
     import time
     from pathlib import Path
-    from vision.errors import BUNDLED as MODELS, ModelError
+    from vision.errors import BUNDLED as MODELS, ModelError, models_dir
+    from vision.read.calibrate import ConfidenceMap
     from vision.read.train_confidence import SEED, fit_confidence
     from vision.recognizer import MODEL_FOR_DECK, Recognizer, confidence_map_for
-    from vision.errors import models_dir
     closeups = args.closeups or 600       # (0, the detector's default: none of its own)
     scenes = 100 if args.scenes is None else args.scenes
     if closeups < 0 or scenes < 0 or closeups + scenes == 0:
@@ -278,10 +278,11 @@ def _fit_confidence(args) -> int:
     seed = SEED if args.seed is None else args.seed
     print(f"reading {closeups} close-ups and {scenes} table scenes of deck {rec.deck.id} (seed {seed})", flush=True)
     t0 = time.time()
-    readings = MODELS.parent / "build" / "confidence" / f"{out.stem}-readings.jsonl"
+    # the cards read, kept to fit again or study: beside a map written elsewhere, else in build/
+    readings = (out.parent if args.out else MODELS.parent / "build" / "confidence") / f"{out.stem}-readings.jsonl"
     m = fit_confidence(rec, closeups, scenes, seed, log=lambda line: print(line, flush=True), readings=readings)
     meta = dict(m.meta, command="tableref train " + " ".join(sys.argv[2:]))
-    type(m)(m.below, m.above, meta).save(out)
+    ConfidenceMap(m.below, m.above, meta).save(out)
     print(f"{meta['readings']} cards read, {meta['right']} right; sure {meta['sure']}, of them {meta['sure_right']} "
           f"right; expected calibration error {meta['ece_before']:.3f} -> {meta['ece_after']:.3f} on these photos")
     print(f"wrote {out} in {time.time() - t0:.0f} s (each card read: {readings})")
