@@ -93,6 +93,10 @@ COVERAGE = {
         "tests/test_vision_detector_train.py", "test_train_detector_command_exports_a_model_the_detector_loads",
         ('"train", "--detector", "--images"', '"--epochs"', '"--imgsz"', '"--out"'),
         "a tiny run: 16 scenes, 1 epoch, 64 px"),
+    "tableref train --confidence --deck uno --closeups 1500 --scenes 200": ByTest(
+        "tests/test_vision_calibrate.py", "test_train_confidence_fits_a_map_on_synthetic_photos_from_the_command_line",
+        ('"train", "--confidence", "--deck", "uno", "--closeups"', '"--scenes"'),
+        "a tiny fit (6 close-ups, 1 scene) written beside the test, not over the committed map"),
     "tableref teach --deck dino2 --from my-dino2 --out dino2-taught.npz": ByTest(
         "tests/test_teach_cli.py", "test_teach_reports_and_identify_reads_the_taught_cards",
         ('"teach", "--deck", "dino2", "--from"', '"--out"', '"identify", "--deck", "dino2", "--taught"'),
