@@ -117,9 +117,14 @@ class Reading:
     quad: Quad
     score: float | None = None   # the readers' own confidence before calibration (None: the same)
 
+    @property
+    def raw(self) -> float:
+        """The readers' own confidence."""
+        return self.confidence if self.score is None else self.score
+
     def rank(self) -> tuple[float, float]:
         """Most confident first: by confidence, then by the readers' own (calibration pools ranges of it)."""
-        return (self.confidence, self.confidence if self.score is None else self.score)
+        return (self.confidence, self.raw)
 
     @property
     def sure(self) -> bool:

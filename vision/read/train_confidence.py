@@ -3,9 +3,10 @@
 The recognizer as shipped reads fresh renders it never trained on (seeds of their own): close-ups,
 one card or a few held or lying near the lens (vision/synth/closeup.py), and table scenes from above
 (vision/synth/generate.py), both in random print styles. Every face-up card in view (at least 75% of
-it in a close-up, 90% on a table) is judged by the reading whose outline overlaps it (IoU 0.5 or more); a card no reading
-overlaps counts as read wrong at confidence 0. The development photos are never used: they are
-what the map is measured on (bench/vision_accuracy.py prints the calibration table).
+it in a close-up, 90% on a table) is judged by the reading whose outline overlaps it (IoU 0.5 or
+more), at the readers' own confidence (Reading.raw); a card no reading overlaps counts as read
+wrong at confidence 0. The development photos are never used: they are what the map is measured
+on (bench/vision_accuracy.py prints the calibration table).
 """
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def judged(rec, img: np.ndarray, labels: dict, in_view: float = 0.9) -> list[tup
         if best is None or quad_iou(best.quad.pts, truth) < SAME:
             out.append((0.0, False))
         else:
-            out.append((best.confidence, best.card == c["card"]))
+            out.append((best.raw, best.card == c["card"]))
     return out
 
 
@@ -58,7 +59,6 @@ def fit_confidence(rec, closeups: int = 600, scenes: int = 100, seed: int = SEED
     ({"photo", "confidence", "right"}), to fit again or study without reading the photos again."""
     conf, right, kept = [], [], []
     t0 = time.monotonic()
-    rec.calibration = ConfidenceMap()      # the readers' own confidence, to fit the map on
     total = closeups + scenes
     for k, (kind, i, img, labels) in enumerate(photos(rec.deck.id, closeups, scenes, seed), 1):
         for c, ok in judged(rec, img, labels, IN_VIEW[kind]):
