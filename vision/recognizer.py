@@ -56,7 +56,8 @@ FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: o
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
 FIRST_ENOUGH = 0.95      # a card held close: no look from twice as far when every face of the first look has an
                          # outline verified this well (on 3,456 readings at seed 9999: 2 more right, 6 fewer sure,
-                         # none wrong and sure; the 296 real photos read the same cards; identify a quarter faster)
+                         # none wrong and sure; the 296 real photos read the same cards, in 0.69 of the time;
+                         # bench/vision_speed.py's identify 0.91-0.95 at the median, 0.87 at p95)
 FACE_LOOK = True         # a deck of another border is looked for by its faces too (_faces_of)
 BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verified under this score
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
