@@ -15,7 +15,8 @@ centre:
   24 of 28 with two holes, reverses 0 of 28; an 8 has two as well (19 of 20), a 5 or a 9 of the
   filled-oval print now and then (4 of 18), no other card.
 
-fuse.holes_evidence turns the count into evidence between the two symbols alone.
+fuse.holes_evidence turns the count into evidence: two holes for a skip (or an 8) against every
+other symbol, any other count against the skip (session 31, every symbol measured: fuse.TWO_HOLES).
 """
 from __future__ import annotations
 
