@@ -344,7 +344,8 @@ class Recognizer:
                     q, card_bgr = Quad(whole, q.score), warp_card(frame, whole)
             card, conf = self._identify(frame, q, card_bgr)
             if card is not None:
-                out.append(Reading(card, self.calibration(conf * trust), q, conf * trust))
+                score = conf * trust
+                out.append(Reading(card, self.calibration(score), q, score))
         out.sort(key=Reading.rank, reverse=True)
         return out
 

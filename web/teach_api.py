@@ -241,7 +241,7 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     rest is no card either, and learning takes a second or two)."""
     import time
     import cv2
-    from vision.teach.faces import card_outlines, learn_border, learn_look, scored_outlines
+    from vision.teach.faces import card_outlines, learn_border, learn_look
     now = time.monotonic()
     tried = current_app.extensions.setdefault("tableref_border_tried", {})
     if not first and now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
@@ -254,8 +254,7 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
         # looking as built in: a border and white faces are both tried from there, and where both are
         # learned the look that finds the cards better wins (a deck drawn in thin ink on white card
         # finds the dark table round some cards as a "border" too), as teach-finish chooses
-        border, white = learn_look(rec, images, least=1,
-                                   as_is=[scored_outlines(rec, img) for img in images])
+        border, white = learn_look(rec, images, least=1)
     else:
         border, white = learn_border(rec, images, least=1), False
     if border is not None:

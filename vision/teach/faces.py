@@ -137,17 +137,15 @@ def _white_faces(rec, images, as_is: list | None = None) -> list | None:
     return seen if learned else None
 
 
-def learn_look(rec, images, least: int = 2, as_is: list | None = None) -> tuple[Border | None, bool]:
+def learn_look(rec, images, least: int = 2) -> tuple[Border | None, bool]:
     """(the deck's border when it is not white, whether its faces are white inside as well as round)
     learned from `images` (teach photos, one card each) by learn_border and learn_white_faces, both
     starting from the photos as `rec` looks now (as built in). Where both are learned, the look that
     finds one card in the photos with the higher summed verify score: a deck drawn in thin ink on
     white card also finds a dark "border" (the table round some of its cards: on the teach bench's
     inked UNO deck, one card in 4 of 8 photos, 3.8 in all, against 7 of 8, 6.9, with white faces).
-    `least`: see learn_border; `as_is`: each image's scored_outlines as `rec` looks now, when taken
-    already. `rec` is left as it was."""
-    if as_is is None:
-        as_is = [scored_outlines(rec, img) for img in images]
+    `least`: see learn_border. `rec` is left as it was."""
+    as_is = [scored_outlines(rec, img) for img in images]
     border = learn_border(rec, images, least=least, as_is=as_is)
     white = _white_faces(rec, images, as_is=as_is)      # the photos as white faces find them, when learned
     if border is None or white is None:
