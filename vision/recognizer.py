@@ -25,7 +25,7 @@ from .locate import Quad, find_cards, quad_iou
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
-from .locate.verify import CardLook, verify_quad
+from .locate.verify import CardLook, verify_once
 from .rectify import warp_card
 
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
@@ -196,6 +196,7 @@ class Recognizer:
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
+        self._memo: dict | None = None  # the outlines and verdicts of the read_all under way (verify_once)
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -374,22 +375,24 @@ class Recognizer:
         snapped onto the card's edges when that verifies better (a rough outline from the pile's
         changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
         pile, the card beneath offers edges it could take."""
-        verdict = verify_quad(frame, q.pts, self.look)
+        verdict = verify_once(self._memo, frame, q.pts, self.look)
         if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts, self.border)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
-            v2 = verify_quad(frame, snapped, self.look)
+            v2 = verify_once(self._memo, frame, snapped, self.look)
             if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict
 
-    def locate_all(self, bgr: np.ndarray, close_ups: bool = True) -> tuple[list[Quad], list[Quad]]:
+    def locate_all(self, bgr: np.ndarray, close_ups: bool = True,
+                   memo: dict | None = None) -> tuple[list[Quad], list[Quad]]:
         """(face-up cards, card backs) in the frame. The contour locator cannot tell a back from a
         face, so it returns every card as a face and no back. `close_ups`: look for cards held
         close to the camera too (a photo); False for a table seen from above (the live pipeline,
-        where one look costs a third as much)."""
+        where one look costs a third as much). `memo`: a dict kept for this frame, where the
+        boxes' outlines and their verdicts are worked out once (verify_once)."""
         if self.detector is None:
             return find_cards(bgr), []
         first = self.detector.boxes(bgr)
@@ -404,7 +407,7 @@ class Recognizer:
             # measured on 2026-11-23, another detector: it missed cards held close, 0.983 -> 0.958 on-black.)
             # Nothing found at all: a card filling the picture, or one too small to be seen.
             more = ((2.0,) if close_ups else ()) + (closer if not first else ())
-        outlines: dict = {}      # a box's outline, worked out once for every detect() on this frame
+        outlines = {} if memo is None else memo   # a box's outline, worked out once for every detect() on this frame
         dets = None
         if FIRST_ENOUGH and more == (2.0,) and self.border is None and self.even_border and first:
             # a card held close whose every face the first look outlined well: no look from farther.
@@ -505,20 +508,22 @@ class Recognizer:
         elif bgr.shape[2] != 3:
             return [], []
         self.foreign = 0
-        self._matched = {}
-        faces, backs = self.locate_all(bgr, close_ups)
-        # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
-        # may take one for a back; a back has one main colour (red), a wild all four
-        rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
-        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_share=self._wild_share,
-                                                                           min_coloured=self._wild_coloured)]
-        # a face the detector took for a back that the taught deck knows closely: a deck drawn or
-        # printed at home may colour its whole face in one colour inside a white margin, as a back
-        # looks to the detector; a back itself lies far from every taught face
-        taught = [(q, card_bgr) for q, card_bgr in rectified
-                  if all(q is not w for w, _ in wilds) and self._taught_face(bgr, q, card_bgr)]
-        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr)
-        self._matched = {}       # of this frame only
+        self._matched, self._memo = {}, {}       # of this frame only: emptied however it ends
+        try:
+            faces, backs = self.locate_all(bgr, close_ups, self._memo)
+            # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
+            # may take one for a back; a back has one main colour (red), a wild all four
+            rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
+            wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_share=self._wild_share,
+                                                                               min_coloured=self._wild_coloured)]
+            # a face the detector took for a back that the taught deck knows closely: a deck drawn or
+            # printed at home may colour its whole face in one colour inside a white margin, as a back
+            # looks to the detector; a back itself lies far from every taught face
+            taught = [(q, card_bgr) for q, card_bgr in rectified
+                      if all(q is not w for w, _ in wilds) and self._taught_face(bgr, q, card_bgr)]
+            readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr)
+        finally:
+            self._matched, self._memo = {}, None
         return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)]
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:

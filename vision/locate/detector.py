@@ -19,7 +19,7 @@ from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges, turn_to_edges
 from .field import field_outline
 from .quad import CARD_ASPECT, Quad, aspect, inside_share, order_corners, quad_iou, side_lengths
-from .verify import PRINTED, SHARP_PX, CardLook, Verdict, verify_quad
+from .verify import PRINTED, SHARP_PX, CardLook, Verdict, verify_once
 
 MODEL_FILE = "card-detector.onnx"
 DEFAULT_MODEL = BUNDLED / MODEL_FILE   # the committed one; CardDetector() honours TABLEREF_MODELS
@@ -193,7 +193,7 @@ class CardDetector:
                 continue
             key = pts.tobytes()
             if key not in outlines:
-                outlines[key] = _best_outline(bgr, box, s, self.look, lone)
+                outlines[key] = _best_outline(bgr, box, s, self.look, lone, outlines)
             if best is None or _rank(outlines[key]) > _rank(best):
                 best = outlines[key]
         out = []
@@ -207,13 +207,14 @@ class CardDetector:
 
 
 def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, look: CardLook = PRINTED,
-                  sweep: bool = False):
+                  sweep: bool = False, memo: dict | None = None):
     """((verified, verify score, box score), outline, refined, weakest side's white share) of the
-    best outline of one box (`look`: see verify_quad; `sweep`: see snap_to_edges)."""
+    best outline of one box (`look`: see verify_quad; `sweep`: see snap_to_edges; `memo`: the
+    frame's verdicts, verify_once)."""
     best = None
     for quad, refined, edges in _outlines(bgr, box, look.border, sweep):
         # an outline running off the picture only where its sides in view lie on edges found there
-        v = (verify_quad(bgr, quad, look) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
+        v = (verify_once(memo, bgr, quad, look) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
         got = ((v.ok, v.score, score), quad, refined, v.weakest)
         if best is None or _rank(got) > _rank(best):
@@ -221,7 +222,7 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, look: CardLook
     if _settled(best):
         return best
     for turned, bound in _turned_outlines(bgr, box, best[1] if best[0][0] else None, look.border, sweep):
-        v = verify_quad(bgr, turned, look)
+        v = verify_once(memo, bgr, turned, look)
         if bound and v.weakest < BOUND_WEAKEST:
             continue
         got = ((v.ok, v.score, score), turned, True, v.weakest)
@@ -300,7 +301,7 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, look: CardLook = PRIN
         key = ("field", b.tobytes())
         if key not in fields:
             quad = field_outline(bgr, b, look.border)
-            fields[key] = (quad, None if quad is None else verify_quad(bgr, quad, look))
+            fields[key] = (quad, None if quad is None else verify_once(fields, bgr, quad, look))
         quad, v = fields[key]
         return (quad, v) if quad is not None and v.ok else None
 

@@ -392,3 +392,18 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         # card's own 0.993, and was read (bench/teach.py, a dino2 whale-rabbit)
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)), weakest=float(min(sides_seen)))
+
+
+def verify_once(memo: dict | None, bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> Verdict:
+    """verify_quad, worked out once per outline of a frame: `memo` holds one frame's verdicts (None:
+    none kept). A verdict is a pure function of the frame, the outline and the look, and a frame
+    meets the same outline again: the detector's looks snap several boxes onto the same edges, and
+    the recognizer verifies the outline the detector chose (a quarter of the verifications on the
+    296 real photos repeated one)."""
+    if memo is None:
+        return verify_quad(bgr, quad, look)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    key = ("verdict", id(look), q.tobytes())
+    if key not in memo:
+        memo[key] = verify_quad(bgr, q, look)
+    return memo[key]
