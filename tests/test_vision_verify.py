@@ -269,3 +269,33 @@ def test_the_median_of_five_is_opencv_s_at_every_size():
         g = (rng.random((int(rng.integers(5, 140)), int(rng.integers(5, 140)))) * 255).astype(np.uint8)
         assert np.array_equal(_median5(g), cv2.medianBlur(g, 5))
 
+
+
+def test_a_verdict_kept_for_a_frame_is_the_verdict_and_is_kept_per_outline_and_look():
+    from vision.locate.verify import verify_once
+    face = render_card("green-5", "ono", style=style_for("ono", random.Random(4)), size=(112, 174))
+    img = _on_table(face)
+    memo: dict = {}
+    v = verify_once(memo, img, QUAD)
+    assert v == verify_quad(img, QUAD) and v.ok
+    assert verify_once(memo, img, QUAD.reshape(-1).tolist()) is v        # the same outline, any form: kept
+    off = QUAD + np.float32([40, 0])                                      # another outline: its own verdict
+    assert verify_once(memo, img, off) == verify_quad(img, off) != v
+    white = CardLook(white_faces=True)
+    assert verify_once(memo, img, QUAD, white) is not v                   # another look: its own verdict
+    assert len(memo) == 3
+    assert verify_once(None, img, QUAD) == v                              # no memo: worked out afresh
+
+
+def test_a_readers_verdicts_last_one_frame_even_when_reading_fails(monkeypatch):
+    from vision.recognizer import Recognizer
+    rec = Recognizer("uno", text=False)
+    face = render_card("green-5", "ono", style=style_for("ono", random.Random(4)), size=(112, 174))
+    img = _on_table(face)
+    assert rec.read(img) and rec._memo is None
+    monkeypatch.setattr(rec, "_read_warped", lambda *a, **k: 1 / 0)
+    try:
+        rec.read(img)
+    except ZeroDivisionError:
+        pass
+    assert rec._memo is None          # a later read_quads on another frame meets no verdict of this one
