@@ -114,10 +114,11 @@ def test_an_outline_running_off_the_picture_must_come_from_edges_found(monkeypat
     # box's sides pass for a white margin: such a box is no outline by itself once it runs off the
     # picture; the same quad found on the card's edges (the snap) is
     import vision.locate.detector as D
+    from vision.locate.verify import verify_quad
     img = np.full((480, 640, 3), (215, 212, 210), np.uint8)            # a pale desk
     cv2.rectangle(img, (420, 60), (600, 330), (40, 40, 200), -1)        # something red on it
     box = np.float32([[400, -80], [620, -80], [620, 350], [400, 350]])  # 19% above the picture
-    assert D.verify_quad(img, box).ok                                  # the sides in view pass
+    assert verify_quad(img, box).ok                                  # the sides in view pass
     monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False: iter([(box, False, False)]))
     (ok, _, _), *_ = D._best_outline(img, box, 0.7)
     assert not ok
@@ -127,7 +128,7 @@ def test_an_outline_running_off_the_picture_must_come_from_edges_found(monkeypat
     inside = box + np.float32([0, 90])                                 # the same box in view
     monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False: iter([(inside, False, False)]))
     (ok, _, _), *_ = D._best_outline(img, inside, 0.7)
-    assert ok == D.verify_quad(img, inside).ok
+    assert ok == verify_quad(img, inside).ok
 
 
 def test_of_two_outlines_verified_alike_the_one_with_the_whiter_least_white_side_ranks_first():
