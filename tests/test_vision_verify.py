@@ -285,17 +285,3 @@ def test_a_verdict_kept_for_a_frame_is_the_verdict_and_is_kept_per_outline_and_l
     assert verify_once(memo, img, QUAD, white) is not v                   # another look: its own verdict
     assert len(memo) == 3
     assert verify_once(None, img, QUAD) == v                              # no memo: worked out afresh
-
-
-def test_a_readers_verdicts_last_one_frame_even_when_reading_fails(monkeypatch):
-    from vision.recognizer import Recognizer
-    rec = Recognizer("uno", text=False)
-    face = render_card("green-5", "ono", style=style_for("ono", random.Random(4)), size=(112, 174))
-    img = _on_table(face)
-    assert rec.read(img) and rec._memo is None
-    monkeypatch.setattr(rec, "_read_warped", lambda *a, **k: 1 / 0)
-    try:
-        rec.read(img)
-    except ZeroDivisionError:
-        pass
-    assert rec._memo is None          # a later read_quads on another frame meets no verdict of this one

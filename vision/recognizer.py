@@ -196,7 +196,6 @@ class Recognizer:
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
-        self._memo: dict | None = None  # the outlines and verdicts of the read_all under way (verify_once)
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -327,7 +326,8 @@ class Recognizer:
         out.sort(key=Reading.rank, reverse=True)
         return out
 
-    def _read_warped(self, cards: list[tuple[Quad, np.ndarray]], frame: np.ndarray | None = None) -> list[Reading]:
+    def _read_warped(self, cards: list[tuple[Quad, np.ndarray]], frame: np.ndarray | None = None,
+                     memo: dict | None = None) -> list[Reading]:
         """Readings of (quad, rectified card image) pairs, most confident first. With the frame,
         each quad is verified first (vision/locate/verify.py): one that is not a whole card's
         outer edge reads nothing."""
@@ -335,7 +335,7 @@ class Recognizer:
         for q, card_bgr in cards:
             trust = min(1.0, q.score / 0.7)
             if frame is not None:
-                q, card_bgr, verdict = self._verified(frame, q, card_bgr)
+                q, card_bgr, verdict = self._verified(frame, q, card_bgr, memo)
                 if not verdict.ok:
                     continue
                 trust = verdict.score
@@ -370,18 +370,18 @@ class Recognizer:
         return combine(taught, builtin, self._taught_ids, self._colours, stranger=self.border is not None or not trusted,
                        guesses=trusted)
 
-    def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray):
+    def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else
         snapped onto the card's edges when that verifies better (a rough outline from the pile's
         changed pixels, a contour that cut a corner). A snap must overlap the quad closely: on a
-        pile, the card beneath offers edges it could take."""
-        verdict = verify_once(self._memo, frame, q.pts, self.look)
+        pile, the card beneath offers edges it could take. `memo`: the frame's verdicts (verify_once)."""
+        verdict = verify_once(memo, frame, q.pts, self.look)
         if verdict.ok and verdict.score >= 0.9:
             return q, card_bgr, verdict
         snapped = snap_to_edges(frame, q.pts, self.border)
         # the same card's edges, not a neighbour's: a pile's lower card shares some of them
         if snapped is not None and quad_iou(snapped, q.pts) >= 0.8:
-            v2 = verify_once(self._memo, frame, snapped, self.look)
+            v2 = verify_once(memo, frame, snapped, self.look)
             if v2.ok and (not verdict.ok or v2.score > verdict.score):
                 return Quad(snapped, q.score), warp_card(frame, snapped), v2
         return q, card_bgr, verdict
@@ -508,22 +508,21 @@ class Recognizer:
         elif bgr.shape[2] != 3:
             return [], []
         self.foreign = 0
-        self._matched, self._memo = {}, {}       # of this frame only: emptied however it ends
-        try:
-            faces, backs = self.locate_all(bgr, close_ups, self._memo)
-            # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
-            # may take one for a back; a back has one main colour (red), a wild all four
-            rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
-            wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_share=self._wild_share,
-                                                                               min_coloured=self._wild_coloured)]
-            # a face the detector took for a back that the taught deck knows closely: a deck drawn or
-            # printed at home may colour its whole face in one colour inside a white margin, as a back
-            # looks to the detector; a back itself lies far from every taught face
-            taught = [(q, card_bgr) for q, card_bgr in rectified
-                      if all(q is not w for w, _ in wilds) and self._taught_face(bgr, q, card_bgr)]
-            readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr)
-        finally:
-            self._matched, self._memo = {}, None
+        self._matched = {}
+        memo: dict = {}          # this frame's outlines and their verdicts (verify_once)
+        faces, backs = self.locate_all(bgr, close_ups, memo)
+        # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
+        # may take one for a back; a back has one main colour (red), a wild all four
+        rectified = [(q, warp_card(bgr, q.pts)) for q in backs]
+        wilds = [(q, card_bgr) for q, card_bgr in rectified if four_coloured(card_bgr, min_share=self._wild_share,
+                                                                           min_coloured=self._wild_coloured)]
+        # a face the detector took for a back that the taught deck knows closely: a deck drawn or
+        # printed at home may colour its whole face in one colour inside a white margin, as a back
+        # looks to the detector; a back itself lies far from every taught face
+        taught = [(q, card_bgr) for q, card_bgr in rectified
+                  if all(q is not w for w, _ in wilds) and self._taught_face(bgr, q, card_bgr)]
+        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr, memo)
+        self._matched = {}       # of this frame only
         return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)]
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:
