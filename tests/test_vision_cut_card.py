@@ -125,3 +125,71 @@ def test_a_tiny_face_the_picture_cuts_is_no_card_but_a_whole_one_is():
     assert not _tiny_and_cut(cut + np.float32([20, 0]), SHAPE)
     # a card held close that the picture cuts is no tiny card
     assert not _tiny_and_cut(np.float32([[100, -30], [300, -30], [300, 210], [100, 210]]), SHAPE)
+
+
+# ---------------------------------------------------------------- cut at both ends (locate/ends.py)
+
+def _filling(card: str, width: float, centre_y: float):
+    """A card `width` pixels wide standing upright in a 640 x 480 picture on a dark table, and its
+    true corners (TL, TR, BR, BL)."""
+    canvas = Canvas(np.full(SHAPE, 55, np.uint8))
+    item = canvas.place(render_card(card, "uno", size=(112, 174)), (320, centre_y), 0, width, card, shadow=0)
+    return canvas.img, order_corners(item.quad)
+
+
+def test_a_card_cut_at_both_ends_is_placed_from_the_end_of_its_field_in_view():
+    from vision.locate.ends import place_ends
+    # 340 wide, so 340 x 87/56 = 528.2 long: from y = -45 to 483.2, both ends beyond the picture
+    # (0..479), the bottom one by 4 pixels: the blue field's end and most of the margin past it in view
+    img, truth = _filling("blue-5", 340, -45 + 528.2 / 2)
+    assert truth[0, 1] == pytest.approx(-45, abs=0.5) and truth[2, 1] == pytest.approx(483.2, abs=0.5)
+    # the long sides found, the ends where a detector's box put them: too short, not centred
+    found = np.float32([[truth[0, 0], -100], [truth[1, 0], -100], [truth[1, 0], 530], [truth[0, 0], 530]])
+    placed = order_corners(place_ends(img, found))
+    assert np.allclose(placed[:, 0], truth[:, 0], atol=1.0)
+    assert np.allclose(placed[:, 1], truth[:, 1], atol=6.0)
+
+
+def test_a_card_cut_deep_at_both_ends_is_centred_on_what_is_in_view():
+    from vision.locate.ends import place_ends
+    # 360 wide: 559.3 long, centred, from -39.6 to 519.6; each end's margin (about 20 px) and some
+    # field out of view: nothing places it but the part in view (0..479, its middle 239.5)
+    img, truth = _filling("green-8", 360, 240)
+    found = np.float32([[truth[0, 0], -80], [truth[1, 0], -80], [truth[1, 0], 500], [truth[0, 0], 500]])
+    placed = order_corners(place_ends(img, found))
+    half = 360 * 87 / 56 / 2
+    assert np.allclose(placed[:, 1], [239.5 - half, 239.5 - half, 239.5 + half, 239.5 + half], atol=1.0)
+
+
+def test_an_outline_past_an_end_in_view_is_brought_back_to_it():
+    from vision.locate.ends import place_ends
+    # 340 wide, 528.2 long, its top end in view 12 px below the picture's edge, its bottom cut; an
+    # outline whose top side was snapped beyond the picture (onto nothing) passes for cut at both
+    # ends: the end margin there gives way to the table, in view, and the card ends where it does
+    img, truth = _filling("yellow-2", 340, 12 + 528.2 / 2)
+    found = np.float32([[truth[0, 0], -20], [truth[1, 0], -20], [truth[1, 0], 590], [truth[0, 0], 590]])
+    placed = order_corners(place_ends(img, found))
+    assert np.allclose(placed[:, 1], truth[:, 1], atol=4.0)
+
+
+def test_a_card_with_an_end_in_view_is_not_placed_again():
+    from vision.locate.ends import place_ends
+    img, truth = _filling("red-3", 300, 250)          # 466 long: 17..483, its top end in view
+    found = np.float32([[truth[0, 0], 17], [truth[1, 0], 17], [truth[1, 0], 530], [truth[0, 0], 530]])
+    assert place_ends(img, found) is found
+    inside = np.float32([[100, 50], [300, 50], [300, 360], [100, 360]])
+    assert place_ends(img, inside) is inside
+
+
+def test_a_wild_filling_the_picture_is_read_whole(monkeypatch):
+    import vision.recognizer as recognizer
+    from vision.locate.quad import quad_iou
+    # 330 wide, 512.7 long, centred: -16.3 to 496.3. The outline found runs along the picture's top
+    # and bottom edges; the black field's top end is in view, 4 pixels below the picture's edge
+    img, truth = _filling("wild", 330, 240)
+    reading = recognizer.Recognizer("uno").read(img)[0]
+    assert reading.card == "wild"
+    assert quad_iou(reading.quad.pts, truth) > 0.95
+    assert abs(aspect(reading.quad.pts) - CARD_ASPECT) < 0.05
+    monkeypatch.setattr(recognizer, "ENDS", False)         # read as found: squashed into the picture
+    assert quad_iou(recognizer.Recognizer("uno").read(img)[0].quad.pts, truth) < 0.93

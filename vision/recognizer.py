@@ -22,6 +22,7 @@ from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
+from .locate.ends import place_ends
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
@@ -45,6 +46,7 @@ WILD_SHARE = 0.05        # ... and the share of the scarcest of its four colours
 RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO family face (_face_not_back)
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
+ENDS = True             # ... and one it cuts at both ends, placed from its field's end in view (locate/ends.py)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 TINY_CUT = 0.06          # a face under this share of the picture's short side that the picture cuts is
                          # no card: too few pixels of too little of it (noise at a picture's corner
@@ -341,6 +343,8 @@ class Recognizer:
                 trust = verdict.score
                 # a card the picture cuts is read whole: its cut part beyond the picture's edge
                 whole = to_card_shape(q.pts, frame.shape) if WHOLE else q.pts
+                if whole is q.pts and ENDS and self.border is None:
+                    whole = place_ends(frame, q.pts)
                 if whole is not q.pts:
                     q, card_bgr = Quad(whole, q.score), warp_card(frame, whole)
             card, conf = self._identify(frame, q, card_bgr)

@@ -77,9 +77,24 @@ def side_off_picture(a: np.ndarray, b: np.ndarray, shape: tuple) -> bool:
     return float(inside.mean()) < 0.5
 
 
+AT_EDGE = 2.0     # a side within this many pixels of the picture's edge, all along, is cut there (side_cut)
+
+
+def side_cut(a: np.ndarray, b: np.ndarray, shape: tuple) -> bool:
+    """True when the picture cuts the card at the side a->b: the side lies mostly outside a picture
+    of `shape` (side_off_picture), or along its edge, where an outline snapped onto the picture's
+    border ends while the card runs on beyond it."""
+    if side_off_picture(a, b, shape):
+        return True
+    h, w = shape[:2]
+    ends = np.float32([a, b])
+    return bool((ends[:, 0] <= AT_EDGE).all() or (ends[:, 0] >= w - 1 - AT_EDGE).all()
+                or (ends[:, 1] <= AT_EDGE).all() or (ends[:, 1] >= h - 1 - AT_EDGE).all())
+
+
 def to_card_shape(quad: np.ndarray, shape: tuple) -> np.ndarray:
     """The quad of a card the picture cuts at one side, grown to a card's proportions: where one side
-    lies out of a picture of `shape` (side_off_picture) and the opposite one in it, the two sides
+    lies out of a picture of `shape` or along its edge (side_cut) and the opposite one in it, the two sides
     between are lengthened along their own directions until the card is CARD_ASPECT long for its
     width as the side in view gives it (a card held close, an end or a long edge cut off: the
     outline found ends where the picture ends, and a card squashed to it puts the symbol and the
@@ -88,7 +103,7 @@ def to_card_shape(quad: np.ndarray, shape: tuple) -> np.ndarray:
     q = order_corners(np.asarray(quad, np.float32).reshape(4, 2)).copy()
     sides = side_lengths(q)
     short = (0, 2) if sides[0] + sides[2] <= sides[1] + sides[3] else (1, 3)
-    off = [side_off_picture(q[k], q[(k + 1) % 4], shape) for k in range(4)]
+    off = [side_cut(q[k], q[(k + 1) % 4], shape) for k in range(4)]
     cut = [k for k in range(4) if off[k] and not off[(k + 2) % 4]]
     if len(cut) != 1:
         return quad
