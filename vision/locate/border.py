@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..quantile import percentile
+
 COLOURED = 70       # a border this saturated (or more) is a colour, judged by its hue
 DARK = 0.35         # a border this dark (relative brightness) or darker is black, judged by brightness only
 HUE_TOL = 14        # a coloured border's pixels: hue within this many steps (of 180) ...
@@ -58,7 +60,7 @@ class Border:
         key = (bgr.__array_interface__["data"][0], bgr.shape, self, bgr[::37, ::41].tobytes())
         if _LIKENESS[0] != key:
             hsv, _ = _hsv(bgr)
-            top = max(float(np.percentile(hsv[..., 2], 97)), 40.0)
+            top = max(percentile(hsv[..., 2], 97), 40.0)
             _LIKENESS[:] = [key, (255.0 * _soft(self, hsv, top)).astype(np.float32)]
         return _LIKENESS[1]
 
@@ -90,7 +92,7 @@ BLACK = Border(0.0, 0.0, 0.15)      # a black border as photographed: always amo
 def _hsv(card_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     # a little blur: sensor noise makes dark pixels look saturated, as in verify._white
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV).astype(np.float32)
-    return hsv, max(float(np.percentile(hsv[..., 2], 97)), 40.0)
+    return hsv, max(percentile(hsv[..., 2], 97), 40.0)
 
 
 def _like(ref: Border, hsv: np.ndarray, top: float) -> np.ndarray:

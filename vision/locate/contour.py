@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..quantile import percentile
+
 from .quad import CARD_ASPECT, Quad, aspect, opposite_means, order_corners, quad_iou
 
 
@@ -23,7 +25,7 @@ def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.nda
     dim room still separates white from a dark table, and a white table does not swallow all."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1], hsv[..., 2]
-    hi = float(np.percentile(v, 99.5))
+    hi = percentile(v, 99.5)
     thr = max(min_v, 0.72 * hi)
     mask = ((v >= thr) & (s <= max_s)).astype(np.uint8) * 255
     return mask

@@ -33,33 +33,44 @@ CLOSE = 0.15
 OUTSIDE = 0.05       # ... and then no corner more than this share of the short side outside the box
 
 
-def _rises(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
-           band: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """Profiles across side a->b, `reach` either way: (their sample points, PROFILES x D x 2; the
-    score of an edge at each place, PROFILES x (D - 2m + 1): the rise from a band of m samples
-    outside it into one inside it, less the inside band's unevenness; m). The edge at place k
-    lies at sample k + m."""
+def _profiles(grey: np.ndarray, sides: list[tuple[np.ndarray, np.ndarray, np.ndarray]], reach: float,
+              band: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """Profiles across each side (a, b, inward) of `sides`, `reach` either way, sampled in one
+    remap: (their sample points, S x PROFILES x D x 2; the score of an edge at each place,
+    S x PROFILES x (D - 2m + 1): the rise from a band of m samples outside it into one inside it,
+    less the inside band's unevenness; m). The edge at place k lies at sample k + m."""
     n = max(6, int(np.ceil(reach)))
     d = np.linspace(-reach, reach, 2 * n + 1, dtype=np.float32)
     step = float(d[1] - d[0])
     m = max(2, int(round(band / step)))                                     # samples in a margin band
     d = np.concatenate([d[0] - step * np.arange(m, 0, -1), d, d[-1] + step * np.arange(1, m + 1)])
     t = np.linspace(0.12, 0.88, PROFILES, dtype=np.float32)
-    base = a[None, :] + t[:, None] * (b - a)[None, :]                       # PROFILES x 2
-    pts = base[:, None, :] + d[None, :, None] * inward[None, None, :]       # PROFILES x D x 2
-    vals = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+    a = np.stack([s[0] for s in sides])[:, None, :]                         # S x 1 x 2
+    b = np.stack([s[1] for s in sides])[:, None, :]
+    inward = np.stack([s[2] for s in sides])[:, None, None, :]              # S x 1 x 1 x 2
+    base = a + t[None, :, None] * (b - a)                                   # S x PROFILES x 2
+    pts = base[:, :, None, :] + d[None, None, :, None] * inward             # S x PROFILES x D x 2
+    flat = pts.reshape(-1, pts.shape[2], 2)
+    vals = cv2.remap(grey, flat[..., 0].astype(np.float32), flat[..., 1].astype(np.float32), cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE)
     # windows of m samples just inside and just outside every candidate position
-    win = np.lib.stride_tricks.sliding_window_view(vals, m, axis=1)         # PROFILES x (D-m+1) x m
+    win = np.lib.stride_tricks.sliding_window_view(vals, m, axis=1)         # S*PROFILES x (D-m+1) x m
     inside, outside = win[:, m:], win[:, :-m]
-    return pts, inside.mean(axis=2) - outside.mean(axis=2) - inside.std(axis=2), m
+    score = inside.mean(axis=2) - outside.mean(axis=2) - inside.std(axis=2)
+    return pts, score.reshape(len(sides), PROFILES, -1), m
 
 
-def _side_points(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
-                 band: float) -> np.ndarray:
-    """Edge points along side a->b: per profile across the side, the outermost place where a
-    bright, even band (the card's white margin) begins, with something darker outside it."""
-    pts, score, m = _rises(grey, a, b, inward, reach, band)
+def _rises(grey: np.ndarray, a: np.ndarray, b: np.ndarray, inward: np.ndarray, reach: float,
+           band: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """_profiles of the one side a->b: (PROFILES x D x 2 points, PROFILES x (D - 2m + 1) scores, m)."""
+    pts, score, m = _profiles(grey, [(a, b, inward)], reach, band)
+    return pts[0], score[0], m
+
+
+def _edge_points(pts: np.ndarray, score: np.ndarray, m: int) -> np.ndarray:
+    """Edge points of one side from its profiles (_profiles' points and scores of that side): per
+    profile, the outermost place where a bright, even band (the card's white margin) begins, with
+    something darker outside it."""
     top = score.max(axis=1)
     first = np.argmax(score >= 0.7 * top[:, None], axis=1)                  # the outermost strong edge
     # ... and its peak: the first place from there on where the score stops rising
@@ -155,14 +166,19 @@ def _snap_once(grey: np.ndarray, q: np.ndarray, reach_frac: float, corner_move: 
         return None
     tol = max(1.5, 0.012 * short)
     c = q.mean(axis=0)
-    lines = []
+    sides = []
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
         inward = np.array([-along[1], along[0]], np.float32)
         if float(inward @ (c - (a + b) / 2)) < 0:
             inward = -inward
-        line = _line(_side_points(grey, a, b, inward, reach, MARGIN * short), tol)
+        sides.append((a, b, inward))
+    # the four sides' profiles in one remap: the same samples, a quarter of the calls
+    pts, score, m = _profiles(grey, sides, reach, MARGIN * short)
+    lines = []
+    for i, (a, b, inward) in enumerate(sides):
+        line = _line(_edge_points(pts[i], score[i], m), tol)
         if line is None and sweep:
             line = _side_sweep(grey, a, b, inward, reach, MARGIN * short)
         lines.append(line)

@@ -22,6 +22,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..quantile import percentile
+
 from .quad import CARD_ASPECT, order_corners, side_cut
 
 STRIP_W = 48          # samples across the card (between its long sides) in the strip looked at
@@ -47,8 +49,8 @@ def _paper_white(strip: np.ndarray, margin_cols: np.ndarray, seen: np.ndarray) -
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
     paper_v = v[seen][:, margin_cols]
     paper_s = s[seen][:, margin_cols]
-    level = max(float(np.percentile(paper_v, 90)), 40.0)
-    cast = float(np.percentile(paper_s, 30))
+    level = max(percentile(paper_v, 90), 40.0)
+    cast = percentile(paper_s, 30)
     return (v >= 0.7 * level) & (s <= min(cast + 60.0, 140.0))
 
 

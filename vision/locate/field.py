@@ -17,6 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..quantile import percentile
+
 from .contour import _quad_from_contour, whiteness_mask
 from .quad import corner_angles, order_corners, side_lengths
 
@@ -136,7 +138,7 @@ def _of_field_colour(crop: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, n
         return None
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
     ab = lab[..., 1:] - 128.0
-    dark = lab[..., 0] < 0.25 * float(np.percentile(lab[..., 0], 99))
+    dark = lab[..., 0] < 0.25 * percentile(lab[..., 0], 99)
     centre = np.median(ab[field], axis=0)
     chroma = float(np.hypot(*centre))
     if SHADED and chroma < SHADED_BELOW:

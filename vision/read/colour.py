@@ -72,11 +72,11 @@ def white_balance(card_bgr: np.ndarray) -> np.ndarray:
     f = card_bgr.astype(np.float32)
     px = f.reshape(-1, 3)
     hi, lo = px.max(axis=1), px.min(axis=1)
-    paper = (hi < CLIPPED) & (lo >= PAPERISH * hi) & (hi >= PAPERISH * float(np.percentile(hi, 99)))
+    paper = (hi < CLIPPED) & (lo >= PAPERISH * hi) & (hi >= PAPERISH * percentile(hi, 99))
     if int(paper.sum()) >= MIN_PAPER * len(px):
         px = px[paper]
     lum = px.mean(axis=1)
-    ref = px[lum >= np.percentile(lum, 90)]
+    ref = px[lum >= np.float32(percentile(lum, 90))]
     if len(ref) < 10:
         return card_bgr
     gains = ref.mean(axis=0).mean() / np.maximum(ref.mean(axis=0), 1.0)
@@ -96,7 +96,7 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
     # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright)
-    coloured = (sat > saturated_enough(sat, pale_ink)) & (val > max(15.0, 0.28 * float(np.percentile(val, 95))))
+    coloured = (sat > saturated_enough(sat, pale_ink)) & (val > max(15.0, 0.28 * percentile(val, 95)))
     n = max(int(coloured.sum()), 1)
     votes = {name: 0.0 for name, _ in palette}
     for name, (lo, hi) in palette:

@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..quantile import percentile
+
 GLYPH_W, GLYPH_H = 64, 96
 
 def hog(img, cell=8, bins=9):
@@ -53,7 +55,7 @@ def glyph_image(card_bgr: np.ndarray) -> np.ndarray:
     """uint8 GLYPH_H x GLYPH_W: min channel, stretched between its 2nd and 98th percentiles."""
     card = cv2.resize(card_bgr, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
     g = card.min(axis=2).astype(np.float32)
-    lo, hi = np.percentile(g, 2), np.percentile(g, 98)
+    lo, hi = np.float32(percentile(g, 2)), np.float32(percentile(g, 98))   # np.percentile keeps float32
     g = (g - lo) * (255.0 / max(hi - lo, 20.0))
     return np.clip(g, 0, 255).astype(np.uint8)
 
