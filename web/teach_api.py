@@ -241,7 +241,7 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     rest is no card either, and learning takes a second or two)."""
     import time
     import cv2
-    from vision.teach.faces import card_outlines, learn_border, learn_look
+    from vision.teach.faces import card_outlines, learn_look
     now = time.monotonic()
     tried = current_app.extensions.setdefault("tableref_border_tried", {})
     if not first and now - tried.get(table_id, -LEARN_EVERY_S) < LEARN_EVERY_S:
@@ -250,19 +250,27 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
     photos = sorted((p for d in (data_dir() / "teach" / deck.id).glob("*") if d.is_dir() for p in _photos(d)),
                     key=lambda p: p.stat().st_mtime)[-(LEARN_FROM_PHOTOS - 1):]
     images = [frame] + [img for img in (cv2.imread(str(p)) for p in photos) if img is not None]
-    if rec.border is None and not rec.white_faces:
-        # looking as built in: a border and white faces are both tried from there, and where both are
-        # learned the look that finds the cards better wins (a deck drawn in thin ink on white card
-        # finds the dark table round some cards as a "border" too), as teach-finish chooses
+    # from the look as built in, a border and white faces are both tried, and where both are learned
+    # the look that finds the cards better wins, as teach-finish chooses (a deck drawn in thin ink on
+    # white card finds the dark table round some cards as a "border" too). So also where a look
+    # learned earlier finds no card here: learned from one photo, it may be wrong (that inked deck's
+    # first photo alone passes for a deck edged in the table's colour, which then found none of its
+    # other cards), and the photos taken since tell better
+    old = rec.look
+    if rec.border is not None or rec.white_faces:
+        _built_in(rec)
+    try:
         border, white = learn_look(rec, images, least=1)
-    else:
-        border, white = learn_border(rec, images, least=1), False
+    finally:
+        rec.set_look(old)
     if border is not None:
+        _built_in(rec)
         rec.set_border(border)
         return card_outlines(rec, frame)
     if white and not quads:
         # a deck drawn on white card stock: white inside as well as round (teach-finish learns it
         # again from every photo)
+        _built_in(rec)
         rec.set_white_faces(True)
         return card_outlines(rec, frame)
     if rec.border is not None and not quads:
@@ -275,6 +283,12 @@ def _with_learned_border(table_id: str, deck, rec, frame: np.ndarray, quads: lis
             return found
         rec.set_border(old)
     return quads
+
+
+def _built_in(rec) -> None:
+    """The recognizer looking for cards as built in: a white margin, faces not white inside."""
+    rec.set_white_faces(False)
+    rec.set_border(None)
 
 
 LEARN_EVERY_S = 10.0     # a border is learned at a take at most this often at a table
