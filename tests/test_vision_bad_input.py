@@ -129,6 +129,7 @@ def huge_jpeg(path: Path, w: int = 20000, h: int = 15000, card_at=(8000, 4000), 
 def test_huge_photo_is_decoded_reduced_in_small_memory(tmp_path):
     path = tmp_path / "huge.jpg"
     huge_jpeg(path)
+    import vision.imageio  # noqa: F401  (raises Pillow's own bomb limit to ours, as identify runs it)
     assert path.stat().st_size < 30_000_000 and Image.open(path).size == (20000, 15000)
     # decoded whole it takes 900 MB; in its own process so the peak is its own
     # (VmHWM, this program's own peak: ru_maxrss would count the forked pytest's before exec)
@@ -138,7 +139,8 @@ def test_huge_photo_is_decoded_reduced_in_small_memory(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout.split()
     w, h, scale, peak_mb = int(out[0]), int(out[1]), float(out[2]), int(out[3])
-    assert (w, h, scale) == (2500, 1875, 8.0)      # 1/8: the smallest factor under 4,096 px
+    # 1/8, the decoder's smallest (2500 x 1875), still over 2,048 px: then resized, 20000 / 2048 file px a px
+    assert (w, h, scale) == (2048, 1536, 9.765625)
     assert peak_mb < 400, f"peak memory {peak_mb} MB"
 
 
@@ -159,7 +161,9 @@ def test_reduced_factor_is_the_smallest_that_fits(tmp_path):
     path = tmp_path / "big.jpg"
     huge_jpeg(path, w=6000, h=4000, card_at=(1000, 400), card_size=(600, 930))
     img, scale = load_image(path)
-    assert img.shape[:2] == (2000, 3000) and scale == 2.0 and max(img.shape) <= MAX_SIDE
+    # 6000 / 2 = 3000 is over MAX_SIDE (2048), 6000 / 4 = 1500 is not
+    assert MAX_SIDE == 2048
+    assert img.shape[:2] == (1000, 1500) and scale == 4.0 and max(img.shape) <= MAX_SIDE
 
 
 def test_decompression_bombs_are_refused_from_the_header(tmp_path, capsys):

@@ -25,6 +25,25 @@ def test_reads_rendered_cards_on_a_table_with_their_outlines():
     assert [r.confidence for r in reads] == sorted((r.confidence for r in reads), reverse=True)
 
 
+def test_a_picture_over_the_working_size_is_read_shrunk_and_its_outlines_given_in_its_own_pixels(monkeypatch):
+    import numpy as np
+    import vision.recognizer as recognizer
+    small = table_with("ono", [("red-7", (60, 60), False), ("blue-skip", (300, 200), True)])   # 640 x 480
+    big = cv2.resize(small, (3200, 2400), interpolation=cv2.INTER_CUBIC)                      # 5 x, over 2048
+    rec = Recognizer("ono")
+    reads = rec.read(big)
+    assert sorted(r.card for r in reads) == ["blue-skip", "red-7"]
+    red = next(r for r in reads if r.card == "red-7")
+    xs, ys = zip(*red.quad.polygon())
+    # the red 7 was pasted at x 60..143, y 60..189 of the small picture: x 5 in the big one
+    assert abs(min(xs) - 300) < 30 and abs(max(xs) - 715) < 30 and abs(min(ys) - 300) < 30 and abs(max(ys) - 945) < 30
+    # read shrunk: the outline searches saw a picture 2048 long, not 3200
+    seen = []
+    monkeypatch.setattr(rec, "locate_all", lambda bgr, *a, **k: (seen.append(bgr.shape), ([], []))[1])
+    rec.read(big)
+    assert seen == [(1536, 2048, 3)]
+
+
 def test_unknown_deck_is_a_clear_error():
     with pytest.raises(KeyError, match="unknown deck"):
         Recognizer("poker")

@@ -32,9 +32,9 @@ REACH = 0.8           # the strip runs this share of the outline's length beyond
 MARGIN_ROW = 0.9      # a row across the end margin: at least this share of it white
 DEEPEST = 1.6         # a white band at the picture's edge is the end margin when no deeper than this
                       # many times the long sides' margin (deeper: a white shape on the face, cut)
-SHALLOWEST = 1.0      # the long sides' margin at least this many columns deep (prints: 2.5-6)
-SIDE_START = 3        # ... its run of white starting within this many columns of the side
-MARGIN_REACH = 0.2    # the long sides' margin is looked for this share of the width in from each side
+MARGIN_REACH = 0.2    # the long sides' margin is looked for this share of the width in from each side,
+SIDE_START = 3        # ... a run of white starting within this many columns of the side,
+SHALLOWEST = 1.0      # ... at least this many columns deep (prints: 2.5-6)
 SHALLOWEST_END = 0.5  # a margin ending on the table in view: at least this share of the long sides' depth
 TABLE_ROW = 0.3       # a row past the card's end: under this share of it white, its sides' margin too
 BLURRED_ROWS = 1      # rows between the end margin and the table that may be neither (a blurred edge)
