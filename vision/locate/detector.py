@@ -54,7 +54,6 @@ WEAKEST_TIE = 0.01     # ... and among outlines verified within about this of ea
                        # side: a home-printed card on gingham, its outline cut across its far end along
                        # the white label band (sides 0.87 / 0.93 / 1 / 1, 0.9577), beat its own edges
                        # (1 / 1 / 1 / 1, 0.9575) on the aspect of its perspective alone
-SETTLED_STOPS = True   # a box's settled outline from its edges ends its search (_best_outline)
 IN_VIEW = 0.9          # an outline with less of it in the picture must come from edges found (the snap):
                        # verify judges only the sides in view, and a box's sides, or a white contour's cut
                        # by the crop, over a pale desk pass for margin (a transplanted close-up: a box round
@@ -220,12 +219,6 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, look: CardLook
         got = ((v.ok, v.score, score), quad, refined, v.weakest)
         if best is None or _rank(got) > _rank(best):
             best = got
-        # an outline on edges found (the snap's, tried first) that is settled is as good as it gets:
-        # the white contour and the raw box are then neither worked out nor verified (a close-up's
-        # outline took 20 -> 13 ms on the 56 real photos; the same cards read, and on fresh
-        # transplant close-ups as many, session 33)
-        if SETTLED_STOPS and edges and _settled(best):
-            break
     if _settled(best):
         return best
     for turned, bound in _turned_outlines(bgr, box, best[1] if best[0][0] else None, look.border, sweep):

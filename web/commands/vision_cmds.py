@@ -125,20 +125,39 @@ def _recognizer(deck: str, locator: str = "detector", taught: str | None = None,
     return None
 
 
-def run_identify(args) -> int:
+def _loaded(paths: list[str]):
+    """(path, (picture, scale) from load_image, or the BadImage it raised) for each path in turn, the
+    next photo decoded in a thread while this one is read: a phone's JPEG takes about as long to
+    decode as its cards take to read, and decoding leaves Python's lock to the reader."""
+    from concurrent.futures import ThreadPoolExecutor
     from vision.imageio import BadImage, load_image
+
+    def load(path):
+        try:
+            return load_image(path)
+        except BadImage as e:
+            return e
+    with ThreadPoolExecutor(1, thread_name_prefix="photo-decoder") as pool:
+        ahead = pool.submit(load, paths[0]) if paths else None
+        for i, path in enumerate(paths):
+            got = ahead.result()
+            ahead = pool.submit(load, paths[i + 1]) if i + 1 < len(paths) else None
+            yield path, got
+
+
+def run_identify(args) -> int:
+    from vision.imageio import BadImage
     from vision.locate import Quad
     rec = _recognizer(args.deck, args.locator, args.taught)
     if rec is None:
         return 2
     status = 0
-    for path in args.images:
-        try:
-            img, scale = load_image(path)   # a huge photo comes reduced, `scale` file pixels a pixel
-        except BadImage as e:
-            print(f"tableref: {e}", file=sys.stderr, flush=True)
+    for path, got in _loaded(args.images):
+        if isinstance(got, BadImage):
+            print(f"tableref: {got}", file=sys.stderr, flush=True)
             status = 2      # the other images are still read; the exit status tells one failed
             continue
+        img, scale = got                    # a huge photo comes reduced, `scale` file pixels a pixel
         cards = []
         for r in rec.read(img):
             c = r.as_json()
