@@ -31,7 +31,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 MAX_SIDE = 2048                  # long side (pixels) the recognizer is given at most: it reads a longer
                                  # picture at this size anyway (recognizer.WORK_SIDE; a card in a 12 MP
                                  # photo is still hundreds of pixels wide, and its outline search had
-                                 # grown with them: 8.5 s for one card at 4032 pixels, 0.2 s at 2048)
+                                 # grown with them: one card held close in a 4032-pixel photo, 1.9-2.8 s
+                                 # to read, 0.5-0.7 s at 2016)
 MAX_PIXELS = 400_000_000         # a JPEG is decoded reduced; beyond this it is a decompression bomb
 MAX_PIXELS_FULL = 100_000_000    # other formats are decoded whole (300 MB at 100 MP) before resizing
 
