@@ -127,8 +127,9 @@ def _recognizer(deck: str, locator: str = "detector", taught: str | None = None,
 
 def _loaded(paths: list[str]):
     """(path, (picture, scale) from load_image, or the BadImage it raised) for each path in turn, the
-    next photo decoded in a thread while this one is read: a phone's JPEG takes about as long to
-    decode as its cards take to read, and decoding leaves Python's lock to the reader."""
+    next photo decoded in a thread while this one is read (a phone's 12 MP JPEG takes 50-70 ms to
+    decode at half size, a fifth to a third of reading it; the decoder leaves Python's lock to the
+    reader: 24 such photos 150-195 ms a photo, against 179-208 one by one)."""
     from concurrent.futures import ThreadPoolExecutor
     from vision.imageio import BadImage, load_image
 
