@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from ..quantile import percentile
+from ..rectify.warp import portrait_corners
 
 from .quad import CARD_ASPECT, order_corners, side_cut
 
@@ -104,9 +105,7 @@ def place_ends(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
     end of its field in view (see the module docstring); `quad` itself when the picture does not
     cut it at both ends."""
     h, w = bgr.shape[:2]
-    q = order_corners(np.asarray(quad, np.float32).reshape(4, 2))
-    if np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]) > np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3]):
-        q = np.roll(q, -1, axis=0)                     # q0 -> q1 a short side, q1 -> q2 a long one
+    q = portrait_corners(order_corners(quad))          # q0 -> q1 a short side, q1 -> q2 a long one
     if not (side_cut(q[0], q[1], bgr.shape) and side_cut(q[2], q[3], bgr.shape)):
         return quad
     width = 0.5 * float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
