@@ -331,11 +331,30 @@ def test_a_corner_index_read_only_fairly_as_the_numeral_does_not_end_the_dissent
     assert dissent(SYMBOLS, shapes, b, clear) is b
 
 
+def test_shape_readers_sure_of_another_numeral_hold_a_numeral_read_at_the_centre_alone_below_sure():
+    # a print's 1 with a long flag: "7" at the centre at 0.95, its corner "1" at 0.79 (not clear),
+    # the shape readers 0.92 for the 1 (a synthetic close-up, seed 4101: read 7, sure)
+    shapes = probs("1", 0.92)
+    text = TextEvidence(("7", 0.95), ("1", 0.79))
+    b = fuse(SYMBOLS, shapes, text, card_px=210)
+    assert SYMBOLS[int(b.argmax())] == "7" and b.max() > 0.6          # the text outweighs the shapes
+    held = dissent(SYMBOLS, shapes, b, text)
+    assert SYMBOLS[int(held.argmax())] == "7" and held.max() == DISSENT_CAP < 0.6
+    assert held[SYMBOLS.index("1")] > b[SYMBOLS.index("1")]
+    # the readers fooled the other way (an italic 7 the shapes take for a 1) ask the table too, and
+    # are settled by a corner index read clearly as the centre's numeral
+    settled = TextEvidence(("7", 0.95), ("7", 0.93))
+    b = fuse(SYMBOLS, shapes, settled, card_px=210)
+    assert dissent(SYMBOLS, shapes, b, settled) is b and SYMBOLS[int(b.argmax())] == "7"
+
+
 @pytest.mark.parametrize("shapes,text", [
     (probs("reverse", 0.66), TextEvidence(("3", 0.95), ("3", 0.97))),   # read again in its corner
     (probs("8", 0.66), TextEvidence(("3", 0.95), (None, 0.0))),         # the shapes say a numeral
     (probs("reverse", 0.4), TextEvidence(("3", 0.95), (None, 0.0))),    # the shapes are not sure
-    (probs("1", 0.99), TextEvidence(("7", 0.98), (None, 0.0))),         # a numeral against a numeral
+    (probs("1", 0.99), TextEvidence(("7", 0.98), ("7", 0.9))),          # a numeral read twice against one
+    (probs("1", 0.7), TextEvidence(("7", 0.98), (None, 0.0))),          # the shapes are not sure of theirs
+    (probs("6", 0.95), TextEvidence(("9", 0.98), (None, 0.0))),         # 6 and 9: their bar decides
 ])
 def test_no_dissent_where_the_readers_do_not_disagree_that_way(shapes, text):
     b = fuse(SYMBOLS, shapes, text, card_px=190)
