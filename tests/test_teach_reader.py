@@ -166,3 +166,32 @@ def test_the_built_in_is_trusted_unless_it_misread_the_teach_photos_surely():
     assert trusts_builtin(54, 50, 2) and not trusts_builtin(54, 50, 3)   # 5% of 54 is 2.7
     assert trusts_builtin(54, 27, 0) and not trusts_builtin(54, 26, 0)   # right on half of them at least
     assert not trusts_builtin(6, 5, 1)                              # one in six wrong and sure: a stranger
+
+
+def test_a_match_among_the_symbols_another_reader_read_tells_the_colour_of_that_symbol():
+    """The text reader read a "1" clearly where the taught deck, unsure, named a 7: matched again
+    among the taught 1s, the colour the embedding is nearest decides (Recognizer._identify)."""
+    from vision.teach.deck import TaughtDeck
+    from vision.teach.embed import shape_mask
+    mask = shape_mask()
+    rng = np.random.default_rng(1)
+    shapes = {s: rng.normal(size=mask.sum()) for s in ("1", "7")}
+    hues = {c: rng.normal(size=(~mask).sum()) for c in ("red", "blue")}
+
+    def e(symbol, colour, shape_like=None):
+        v = np.zeros(mask.size, np.float32)
+        v[mask] = shapes[symbol] if shape_like is None else shape_like
+        v[~mask] = hues[colour]
+        return v
+
+    cards = ["red-1", "blue-1", "red-7", "blue-7"]
+    protos = np.stack([e(c.split("-")[1], c.split("-")[0]) for c in cards])
+    td = TaughtDeck("uno", cards, ["red", "blue", "red", "blue"], ["1", "1", "7", "7"], protos,
+                    np.arange(4), np.arange(4), np.ones(mask.size, np.float32), (1.0, 1.0))
+    # a blue 1 drawn so that its shape lies nearer the taught 7s than the 1s
+    x = e("1", "blue", shape_like=0.4 * shapes["1"] + 0.6 * shapes["7"])
+    assert td.match(x).card == "blue-7"
+    told = td.match(x, symbols={"1"})
+    assert told.card == "blue-1" and told.runner_up == "red-1"
+    # symbols no card of the deck was taught with leave nothing to name
+    assert td.match(x, symbols={"skip"}).confidence == 0.0

@@ -407,3 +407,18 @@ def test_a_second_look_at_a_silent_centre_is_dropped_where_the_shapes_see_an_act
     assert second_look(SYMBOLS, probs("reverse", 0.4), again) is again     # not sure of the action
     first = TextEvidence(("3", 0.98), ("2", 0.3))                           # the first look's own reading
     assert second_look(SYMBOLS, probs("reverse", 0.65), first) is first
+
+
+@pytest.mark.parametrize("centre,corner,told", [
+    (("7", 0.95), (None, 0.0), {"7"}),                  # a numeral read clearly at the centre
+    (("2", 0.95), (None, 0.0), {"2", "draw2"}),         # ... a "2" may be a +2 whose plus was missed
+    (("2", 0.95), ("draw2", 0.9), {"draw2"}),           # ... which the corner settles
+    (("6", 0.95), (None, 0.0), {"6", "9"}),             # 6 and 9 read each other upside down
+    ((None, 0.0), ("wild-draw4", 0.9), {"wild-draw4"}),  # the corner alone
+    (("0", 0.99), (None, 0.0), None),                   # a "0" may be any ring or oval
+    (("7", 0.7), (None, 0.0), None),                    # not clear
+    (("3", 0.95), ("7", 0.95), None),                   # two clear readings no card shows together
+])
+def test_the_symbols_a_clear_text_reading_allows(centre, corner, told):
+    from vision.read.fuse import clear_symbols
+    assert clear_symbols(TextEvidence(centre, corner)) == told

@@ -15,7 +15,7 @@ import numpy as np
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
-from .read.fuse import (dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look,
+from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look,
                          shapes_dissent)
 from .read.calibrate import ConfidenceMap
 from .read.holes import centre_holes
@@ -49,6 +49,8 @@ WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long s
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
 ENDS = True             # ... and one it cuts at both ends, placed from its field's end in view (locate/ends.py)
+TEXT_TELLS = True       # a taught deck's unsure reading matched again among the cards of a symbol the text
+                        # reader read clearly (_identify; fuse.clear_symbols)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 TINY_CUT = 0.06          # a face under this share of the picture's short side that the picture cuts is
                          # no card: too few pixels of too little of it (noise at a picture's corner
@@ -200,6 +202,7 @@ class Recognizer:
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
+        self._last_text: TextEvidence | None = None   # the text evidence of the last card identify_card read
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -257,6 +260,7 @@ class Recognizer:
         it lies in the frame (a card at the same place that looks the same is not read again);
         `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
+        self._last_text = None
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
@@ -271,6 +275,7 @@ class Recognizer:
             # the text reader's second look at a silent centre only where it could count
             again = not shapes_dissent(self.model.classes, shapes)
             text = second_look(self.model.classes, shapes, self._text(source, quad, again))
+            self._last_text = text
             p = dissent(self.model.classes, shapes, fuse(self.model.classes, p, text, width, seen), text)
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
@@ -371,6 +376,14 @@ class Recognizer:
         builtin = self.identify_card(card_bgr, big, q.pts, frame.shape if frame is not None else None)
         if taught is None:
             return builtin
+        if TEXT_TELLS and taught.confidence < CONFIRM_THRESHOLD and self._last_text is not None:
+            # the taught deck unsure, the text reader clear about the symbol (a numeral drawn by hand
+            # in ink, which every taught photo shows at another slant and light): the taught deck
+            # tells the colour among the cards of that symbol
+            told = clear_symbols(self._last_text)
+            if told and told & set(self.taught.symbols):
+                from .teach.reader import taught_match
+                taught = taught_match(self.taught, frame, q.pts, card_bgr, told)
         # the built-in is a stranger to a deck of another border, and to one it misread on the teach photos
         trusted = self.taught.builtin_trusted
         return combine(taught, builtin, self._taught_ids, self._colours, stranger=self.border is not None or not trusted,

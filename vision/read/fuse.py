@@ -130,6 +130,15 @@ def _supports(read: tuple[str | None, float]) -> set[str] | None:
     return {text}
 
 
+def clear_symbols(text: TextEvidence) -> set[str] | None:
+    """The symbols the text says the card may be when it is read clearly (a numeral, "+2" or "+4"
+    at the centre or in the corner, the two not contradicting each other), else None."""
+    if _contradicts(text.centre, text.corner):
+        return None
+    a, b = _supports(text.centre), _supports(text.corner)
+    return a & b if a is not None and b is not None else a or b
+
+
 def _contradicts(centre: tuple[str | None, float], corner: tuple[str | None, float]) -> bool:
     """True when the centre and the corner are both read clearly, as symbols no card could show
     together."""

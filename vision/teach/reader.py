@@ -13,6 +13,8 @@ reader looks for the bar (vision/read/fuse.py), so when it names the other of th
 confidently than the taught deck names its card, its reading stands; and a taught 6 or 9 is always
 read by the built-in too (measured on the uno teach bench, taught from one photo: 7 of its 10
 misses were a 6 read as a 9 or a 9 as a 6, each read right by the built-in).
+Where the taught reading is unsure and the text reader (UNO family) read the symbol clearly, the
+taught deck is first matched again among the cards of that symbol (Recognizer._identify, TEXT_TELLS).
 Then:
 - the built-in is sure of a card that was not taught: the built-in's reading, unless the taught
   reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
@@ -77,10 +79,12 @@ def twin(card: str) -> str | None:
     return None
 
 
-def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, card_bgr: np.ndarray) -> Match:
-    """The taught deck's reading of the card at `quad` (warped from `frame` when there is one)."""
+def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, card_bgr: np.ndarray,
+                 symbols: set | None = None) -> Match:
+    """The taught deck's reading of the card at `quad` (warped from `frame` when there is one);
+    with `symbols`, among the cards of those symbols only."""
     f = face(frame, quad) if frame is not None else card_bgr
-    return td.match(embed(f))
+    return td.match(embed(f), symbols=symbols)
 
 
 def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
