@@ -195,3 +195,13 @@ def test_a_match_among_the_symbols_another_reader_read_tells_the_colour_of_that_
     assert told.card == "blue-1" and told.runner_up == "red-1"
     # symbols no card of the deck was taught with leave nothing to name
     assert td.match(x, symbols={"skip"}).confidence == 0.0
+
+
+def test_a_six_or_a_nine_of_a_deck_drawn_by_hand_is_never_sure():
+    from vision.teach.reader import TWIN_UNSURE, unbarred
+    deck = {"red-6": "red", "red-9": "red", "red-7": "red"}
+    assert unbarred("red-6", 0.9, deck) == TWIN_UNSURE < 0.6      # a drawn 6 is a drawn 9 turned
+    assert unbarred("red-9", 0.3, deck) == 0.3
+    assert unbarred("red-7", 0.9, deck) == 0.9                    # other numerals keep theirs
+    assert unbarred("red-6", 0.9, {"red-6": "red"}) == 0.9        # no twin in the deck
+    assert unbarred(None, 0.0, deck) == 0.0

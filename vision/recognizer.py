@@ -366,7 +366,7 @@ class Recognizer:
         taught reading skips the built-in readers and their OCR), else the built-in readers."""
         taught = None
         if self.taught is not None:
-            from .teach.reader import ALONE, combine, taught_match, twin
+            from .teach.reader import ALONE, combine, taught_match, twin, unbarred
             # (a "back" taken for a taught face was matched already, at this very quad unless it was snapped)
             taught = self._matched.pop(q.pts.tobytes(), None) or taught_match(self.taught, frame, q.pts, card_bgr)
             # the whole deck taught and surely read: no other reader, but for a 6 or a 9 (reader.py)
@@ -386,8 +386,9 @@ class Recognizer:
                 taught = taught_match(self.taught, frame, q.pts, card_bgr, told)
         # the built-in is a stranger to a deck of another border, and to one it misread on the teach photos
         trusted = self.taught.builtin_trusted
-        return combine(taught, builtin, self._taught_ids, self._colours, stranger=self.border is not None or not trusted,
-                       guesses=trusted)
+        card, conf = combine(taught, builtin, self._taught_ids, self._colours,
+                             stranger=self.border is not None or not trusted, guesses=trusted)
+        return card, unbarred(card, conf, self._colours) if not trusted else conf
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

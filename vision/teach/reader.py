@@ -71,6 +71,20 @@ AGREE_TAUGHT = 0.2  # ... unless the taught deck names the same card at this con
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
 
 
+TWIN_UNSURE = 0.5   # a 6 or a 9 of a deck the built-in misread (drawn by hand): at most this (unbarred)
+
+
+def unbarred(card: str | None, conf: float, deck_cards) -> float:
+    """The confidence of a reading `card` on a deck whose teach photos the built-in misread (one
+    drawn by hand): a 6 or a 9 whose twin is a card of the deck (`deck_cards`) is never sure. A
+    hand draws no bar under them, so a drawn 6 is a drawn 9 turned half round, the built-in cannot
+    look for a bar, and what parts the two taught cards is how the hand drew each (measured: the
+    thin-ink UNO deck taught from three photos, a green 6 read as the green 9 at 0.69, sure)."""
+    if card is not None and twin(card) in deck_cards:
+        return min(conf, TWIN_UNSURE)
+    return conf
+
+
 def twin(card: str) -> str | None:
     """The card that is `card` turned half round but for its bar (red-6 -> red-9), or None."""
     colour, _, symbol = card.rpartition("-")
