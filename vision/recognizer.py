@@ -15,8 +15,8 @@ import numpy as np
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
-from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence, second_look,
-                         shapes_dissent)
+from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
+                         second_look, shapes_dissent)
 from .read.calibrate import ConfidenceMap
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
@@ -382,13 +382,12 @@ class Recognizer:
             # tells the colour among the cards of that symbol
             told = clear_symbols(self._last_text)
             if told and told & set(self.taught.symbols):
-                from .teach.reader import taught_match
                 taught = taught_match(self.taught, frame, q.pts, card_bgr, told)
         # the built-in is a stranger to a deck of another border, and to one it misread on the teach photos
         trusted = self.taught.builtin_trusted
         card, conf = combine(taught, builtin, self._taught_ids, self._colours,
                              stranger=self.border is not None or not trusted, guesses=trusted)
-        return card, unbarred(card, conf, self._colours) if not trusted else conf
+        return card, unbarred(card, conf, self.deck.cards) if not trusted else conf
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else
