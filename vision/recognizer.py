@@ -22,6 +22,7 @@ from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
+from .locate.contour import paper_mask
 from .locate.ends import place_ends
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
@@ -66,6 +67,8 @@ FIRST_ENOUGH = 0.95      # a card held close: no look from twice as far when eve
                          # bench/vision_speed.py's identify 0.91-0.95 at the median, 0.87 at p95)
 FACE_LOOK = True         # a deck of another border is looked for by its faces too (_faces_of)
 BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verified under this score
+WHITE_CONTOURS = True    # a taught deck drawn on white stock is looked for by its white contours too ...
+WHITE_CONTOUR_SCORE = 0.3  # ... down to this contour score (contour.find_cards' is 0.45)
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 
@@ -175,6 +178,10 @@ class Recognizer:
         # along; our designed decks are printed at home and cut by hand (a taught deck adds its own
         # border and faces below)
         self.look = CardLook(even_border=deck in TEXT_DECKS)
+        # with white faces, look for them by their white contours too (WHITE_CONTOURS); off while
+        # teach asks whether a deck's faces are white (faces.learn_white_faces: a sheet of paper the
+        # contours find beside a card is no evidence either way)
+        self.white_contours = True
         self.detector = None
         if locator == "detector":
             from .locate.detector import CardDetector
@@ -449,6 +456,13 @@ class Recognizer:
                 # its depth. On a table of the border's colour (a black-edged card on a dark table, or
                 # in its own shadow) the ring has no outer edge, while the face inside it stands alone
                 looks.append([(q, "card", s) for q, s in _faces_of(bgr, 255 - mask, self.border)])
+        elif WHITE_CONTOURS and self.look.white_faces and self.white_contours:
+            # a deck drawn on plain white stock has no printed field or oval the detector learned: on a
+            # dark or coloured table its sheet stands out whole, as the contour locator finds it
+            # (a finger over its edge costs its contour's fill: the outline's verification decides)
+            for mask in (None, paper_mask(bgr)):
+                looks.append([(q.pts, "card", q.score) for q in find_cards(
+                    bgr, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE, mask=mask)])
         if dets is None:
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]

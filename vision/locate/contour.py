@@ -31,6 +31,15 @@ def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.nda
     return mask
 
 
+def paper_mask(bgr: np.ndarray, max_s: int = 70) -> np.ndarray:
+    """Unsaturated pixels brighter than the frame's Otsu split of brightness: a sheet of white
+    card stock lit unevenly (a lamp's gradient across it leaves its far end under whiteness_mask's
+    threshold, which follows the brightest glare), on a darker or coloured table."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    split, _ = cv2.threshold(hsv[..., 2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return (((hsv[..., 2] > split) & (hsv[..., 1] <= max_s)).astype(np.uint8) * 255)
+
+
 def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
     """A card-shaped quadrilateral for a filled contour, with a score, or None."""
     area = cv2.contourArea(cnt)

@@ -128,10 +128,12 @@ def _white_faces(rec, images, as_is: list | None = None) -> list | None:
     if before == len(images):
         return None
     rec.set_white_faces(True)
+    contours, rec.white_contours = rec.white_contours, False   # as the faces' outlines alone find them
     try:
         seen = [scored_outlines(rec, img) for img in images]
     finally:
         rec.set_white_faces(False)
+        rec.white_contours = contours
     white = found(seen)
     learned = white >= LEARN_FROM * len(images) and white - before >= max(1.0, WHITE_GAIN * len(images))
     return seen if learned else None

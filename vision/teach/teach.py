@@ -14,6 +14,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from ..locate import Quad
+from ..read.colour import colour_votes
 from ..rectify import warp_card
 from .build import build_deck, photo_prototypes
 from .deck import trusts_builtin
@@ -86,7 +87,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     for k, (cid, path) in enumerate(photos):
         try:
             img, _ = load_image(path)
-            quad, why = one_card(rec, img)
+            quad, why = one_card(rec, img, cid)
             if quad is not None:
                 taught.append((cid, photo_prototypes(img, quad.pts, seed=k)))
                 _builtin_reads(rec, img, quad, cid, report)
@@ -140,11 +141,23 @@ def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | Non
     return (photo_prototypes(img, quad.pts, seed=seed), None) if quad is not None else (None, why)
 
 
-def one_card(rec, img: np.ndarray) -> tuple[Quad | None, str | None]:
-    """(the outline of the photo's one card, None), or (None, why it cannot teach): no card or several."""
+def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | None, str | None]:
+    """(the outline of the photo's one card, None), or (None, why it cannot teach): no card or several.
+    `card_id`: the card the photo is filed under; an outline whose face shows none of the colours a
+    card of that colour is drawn or printed in is not it (inkless)."""
     found = scored_outlines(rec, img)
     if not found:
         return None, "no card found in it (lay the card on a plain table, all of it in view)"
+    colour = rec.deck.cards[card_id].color if card_id in rec.deck.cards else None
+    if colour is not None:
+        # a sheet of lined paper beside or under a card drawn on white stock verifies as a white
+        # card, and may verify better: taught in its place, the card's photos read as another card
+        # (on the teach bench's inked UNO deck a note was taught as the blue 7, and a note on the
+        # table read as it, sure)
+        inked = [(s, q) for s, q in found if not inkless(rec, img, q)]
+        if not inked:
+            return None, f"no {colour} card found in it (what was found shows no colour: paper?)"
+        found = inked
     (best, quad), others = found[0], found[1:]
     # a second card of the deck in the same photo lies at about the card's size: an outline far larger
     # or smaller, verifying clearly worse, is something else (a sheet of paper with writing beside a
@@ -171,6 +184,15 @@ def _builtin_reads(rec, img: np.ndarray, quad, cid: str, report: Report) -> None
     report.builtin_sure_wrong += card != cid and conf >= SURE
 
 
+def inkless(rec, img: np.ndarray, quad: Quad) -> bool:
+    """Whether the face inside `quad` shows no coloured ink at all (under INKLESS of its pixels)."""
+    votes = colour_votes(warp_card(img, quad.pts), palette=rec.palette, pale_ink=rec.pale_ink)
+    return votes["coloured"] < INKLESS
+
+
+INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card: the teach bench's
+                     # inked UNO deck drawn in thin marker shows 0.036-0.19 on its 54 teach photos' cards,
+                     # the notes of lined paper beside them 0.000
 OTHER_AREA = 2.5     # an outline more than this many times larger or smaller than the best ...
 OTHER_MARGIN = 0.04  # ... verifying this much worse, is not a second card. Hand-drawn DINO 2 on the teach bench:
                      # of 23 teach photos refused as "2 cards", 12 had one 2.9-13 times the card's area or
