@@ -153,10 +153,10 @@ def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | N
         # a sheet of lined paper beside or under a card drawn on white stock verifies as a white
         # card, and may verify better: taught in its place, the card's photos read as another card
         # (on the teach bench's inked UNO deck a note was taught as the blue 7, and a note on the
-        # table read as it, sure)
-        inked = [(s, q) for s, q in found if not inkless(rec, img, q)]
+        # table read as it, sure); so may a patch of table round a cup of another colour
+        inked = [(s, q) for s, q in found if shows_colour(rec, img, q, colour)]
         if not inked:
-            return None, f"no {colour} card found in it (what was found shows no colour: paper?)"
+            return None, f"no {colour} card found in it (what was found shows no {colour}: paper, a patch of table?)"
         found = inked
     (best, quad), others = found[0], found[1:]
     # a second card of the deck in the same photo lies at about the card's size: an outline far larger
@@ -184,15 +184,17 @@ def _builtin_reads(rec, img: np.ndarray, quad, cid: str, report: Report) -> None
     report.builtin_sure_wrong += card != cid and conf >= SURE
 
 
-def inkless(rec, img: np.ndarray, quad: Quad) -> bool:
-    """Whether the face inside `quad` shows no coloured ink at all (under INKLESS of its pixels)."""
+def shows_colour(rec, img: np.ndarray, quad: Quad, colour: str) -> bool:
+    """Whether the face inside `quad` shows coloured ink (INKLESS), `colour` among it (OWN_COLOUR)."""
     votes = colour_votes(warp_card(img, quad.pts), palette=rec.palette, pale_ink=rec.pale_ink)
-    return votes["coloured"] < INKLESS
+    return votes["coloured"] >= INKLESS and votes["votes"].get(colour, 0.0) >= OWN_COLOUR
 
 
-INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card: the teach bench's
-                     # inked UNO deck drawn in thin marker shows 0.036-0.19 on its 54 teach photos' cards,
-                     # the notes of lined paper beside them 0.000
+INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card, and ...
+OWN_COLOUR = 0.2     # ... one with less of its ink in the card's colour is not that card. The teach bench's
+                     # inked UNO deck drawn in thin marker (seed 300): its 54 teach photos' cards show 0.036-0.19
+                     # ink, 0.36-1.0 of it their colour (a lamp's cast, the table seen through a pale card); the
+                     # notes of lined paper beside them 0.000 ink, a patch of table round a yellow cup 0.0 blue
 OTHER_AREA = 2.5     # an outline more than this many times larger or smaller than the best ...
 OTHER_MARGIN = 0.04  # ... verifying this much worse, is not a second card. Hand-drawn DINO 2 on the teach bench:
                      # of 23 teach photos refused as "2 cards", 12 had one 2.9-13 times the card's area or
