@@ -186,9 +186,10 @@ def test_a_sheet_of_paper_beside_the_card_is_no_second_card():
 
 def test_a_note_that_shows_none_of_the_cards_colour_is_not_taught_as_it():
     # the teach bench's UNO deck drawn in thin ink on white stock: a note of lined paper verifies as
-    # a white card, here better than the card itself (seed 117) or alone (seed 119). The photo is
-    # filed under the blue 7, and the note shows no blue: the card is taught, or the photo refused,
-    # never the note (which the taught deck would then read as the blue 7)
+    # a white card, here better than the card itself (seed 117); a patch of polka-dot table with a
+    # finger on it, alone (seed 119). The photo is filed under the blue 7, and neither shows blue: the
+    # card is taught, or the photo refused, never the note (which the taught deck would then read as
+    # the blue 7)
     from vision.locate import quad_iou
     from vision.recognizer import Recognizer
     from vision.teach.faces import scored_outlines
@@ -205,9 +206,10 @@ def test_a_note_that_shows_none_of_the_cards_colour_is_not_taught_as_it():
     assert why is None and quad_iou(quad.pts, np.float32(truth)) > 0.9
     (_, _, img, truth), = print_photos("uno", ["blue-7"], 1, seed=119, hand=hand)
     quad, why = one_card(rec, img)
-    assert why is None and quad_iou(quad.pts, np.float32(truth)) < 0.2         # the note, alone
+    assert why is None and quad_iou(quad.pts, np.float32(truth)) < 0.2         # the patch of table, alone
     assert one_card(rec, img, "blue-7") == (
         None, "no blue card found in it (what was found shows no blue: paper, a patch of table?)")
+    assert shows_colour(rec, img, quad, None) and not shows_colour(rec, img, quad, "blue")   # a finger, no blue
 
 
 def test_a_white_sheet_under_a_lamp_is_found_whole_by_its_paper_mask():

@@ -153,7 +153,9 @@ def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | N
         # a sheet of lined paper beside or under a card drawn on white stock verifies as a white
         # card, and may verify better: taught in its place, the card's photos read as another card
         # (on the teach bench's inked UNO deck a note was taught as the blue 7, and a note on the
-        # table read as it, sure); so may a patch of table round a cup of another colour
+        # table read as it, sure); so may a patch of table round a cup or a finger of another colour.
+        # (A deck whose colour lies mostly outside its hue bucket, a marker's teal for green, would have
+        # its photos refused with this message: none of our prints or the real ones is so)
         inked = [(s, q) for s, q in found if shows_colour(rec, img, q, colour)]
         if not inked:
             return None, f"no {colour} card found in it (what was found shows no {colour}: paper, a patch of table?)"
@@ -184,10 +186,11 @@ def _builtin_reads(rec, img: np.ndarray, quad, cid: str, report: Report) -> None
     report.builtin_sure_wrong += card != cid and conf >= SURE
 
 
-def shows_colour(rec, img: np.ndarray, quad: Quad, colour: str) -> bool:
-    """Whether the face inside `quad` shows coloured ink (INKLESS), `colour` among it (OWN_COLOUR)."""
+def shows_colour(rec, img: np.ndarray, quad: Quad, colour: str | None) -> bool:
+    """Whether the face inside `quad` shows coloured ink (INKLESS), `colour` among it (OWN_COLOUR;
+    None: any colour)."""
     votes = colour_votes(warp_card(img, quad.pts), palette=rec.palette, pale_ink=rec.pale_ink)
-    return votes["coloured"] >= INKLESS and votes["votes"].get(colour, 0.0) >= OWN_COLOUR
+    return votes["coloured"] >= INKLESS and (colour is None or votes["votes"].get(colour, 0.0) >= OWN_COLOUR)
 
 
 INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card, and ...
