@@ -143,12 +143,12 @@ def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | Non
 
 def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | None, str | None]:
     """(the outline of the photo's one card, None), or (None, why it cannot teach): no card or several.
-    `card_id`: the card the photo is filed under; an outline whose face shows none of the colours a
-    card of that colour is drawn or printed in is not it (inkless)."""
+    `card_id`: the card the photo is filed under; an outline whose face does not show that card's
+    colour is not it (shows_colour)."""
     found = scored_outlines(rec, img)
     if not found:
         return None, "no card found in it (lay the card on a plain table, all of it in view)"
-    colour = rec.deck.cards[card_id].color if card_id in rec.deck.cards else None
+    colour = rec.deck.cards[card_id].color if card_id is not None and card_id in rec.deck.cards else None
     if colour is not None:
         # a sheet of lined paper beside or under a card drawn on white stock verifies as a white
         # card, and may verify better: taught in its place, the card's photos read as another card
