@@ -195,8 +195,8 @@ def shows_colour(rec, img: np.ndarray, quad: Quad, colour: str | None) -> bool:
 
 INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card, and ...
 OWN_COLOUR = 0.2     # ... one with less of its ink in the card's colour is not that card. The teach bench's
-                     # inked UNO deck drawn in thin marker (seed 300): its 54 teach photos' cards show 0.036-0.19
-                     # ink, 0.36-1.0 of it their colour (a lamp's cast, the table seen through a pale card); the
+                     # inked UNO deck drawn in thin marker (seed 300): its teach photos' cards show 0.034-0.19
+                     # ink, 0.38-1.0 of it their colour (a lamp's cast, the table seen through a pale card); the
                      # notes of lined paper beside them 0.000 ink, a patch of table round a yellow cup 0.0 blue
 OTHER_AREA = 2.5     # an outline more than this many times larger or smaller than the best ...
 OTHER_MARGIN = 0.04  # ... verifying this much worse, is not a second card. Hand-drawn DINO 2 on the teach bench:
