@@ -154,12 +154,16 @@ def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | N
         # card, and may verify better: taught in its place, the card's photos read as another card
         # (on the teach bench's inked UNO deck a note was taught as the blue 7, and a note on the
         # table read as it, sure); so may a patch of table round a cup or a finger of another colour.
+        # The card is an outline that shows its colour; one with no ink at all is no card of the deck
+        # (paper), while one inked in other colours may be a second card, and still counts as one.
         # (A deck whose colour lies mostly outside its hue bucket, a marker's teal for green, would have
         # its photos refused with this message: none of our prints or the real ones is so)
-        inked = [(s, q) for s, q in found if shows_colour(rec, img, q, colour)]
-        if not inked:
+        votes = [ink_votes(rec, img, q) for _, q in found]
+        inked = [o for o, v in zip(found, votes) if v["coloured"] >= INKLESS]
+        shows = [o for o, v in zip(found, votes) if _shows(v, colour)]
+        if not shows:
             return None, f"no {colour} card found in it (what was found shows no {colour}: paper, a patch of table?)"
-        found = inked
+        found = [shows[0]] + [o for o in inked if o is not shows[0]]
     (best, quad), others = found[0], found[1:]
     # a second card of the deck in the same photo lies at about the card's size: an outline far larger
     # or smaller, verifying clearly worse, is something else (a sheet of paper with writing beside a
@@ -189,7 +193,15 @@ def _builtin_reads(rec, img: np.ndarray, quad, cid: str, report: Report) -> None
 def shows_colour(rec, img: np.ndarray, quad: Quad, colour: str | None) -> bool:
     """Whether the face inside `quad` shows coloured ink (INKLESS), `colour` among it (OWN_COLOUR;
     None: any colour)."""
-    votes = colour_votes(warp_card(img, quad.pts), palette=rec.palette, pale_ink=rec.pale_ink)
+    return _shows(ink_votes(rec, img, quad), colour)
+
+
+def ink_votes(rec, img: np.ndarray, quad: Quad) -> dict:
+    """colour.colour_votes of the face inside `quad`, in the deck's palette."""
+    return colour_votes(warp_card(img, quad.pts), palette=rec.palette, pale_ink=rec.pale_ink)
+
+
+def _shows(votes: dict, colour: str | None) -> bool:
     return votes["coloured"] >= INKLESS and (colour is None or votes["votes"].get(colour, 0.0) >= OWN_COLOUR)
 
 
