@@ -22,7 +22,7 @@ from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
-from .locate.contour import paper_mask
+from .locate.contour import white_masks
 from .locate.ends import place_ends
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
@@ -460,7 +460,7 @@ class Recognizer:
             # a deck drawn on plain white stock has no printed field or oval the detector learned: on a
             # dark or coloured table its sheet stands out whole, as the contour locator finds it
             # (a finger over its edge costs its contour's fill: the outline's verification decides)
-            for mask in (None, paper_mask(bgr)):
+            for mask in white_masks(bgr):
                 looks.append([(q.pts, "card", q.score) for q in find_cards(
                     bgr, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE, mask=mask)])
         if dets is None:

@@ -20,10 +20,12 @@ from ..quantile import percentile
 from .quad import CARD_ASPECT, Quad, aspect, opposite_means, order_corners, quad_iou
 
 
-def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.ndarray:
+def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70,
+                   hsv: np.ndarray | None = None) -> np.ndarray:
     """Bright, unsaturated pixels: card borders. The brightness threshold follows the frame, so a
-    dim room still separates white from a dark table, and a white table does not swallow all."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    dim room still separates white from a dark table, and a white table does not swallow all.
+    `hsv`: the frame already converted to HSV, where the caller has it."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv
     s, v = hsv[..., 1], hsv[..., 2]
     hi = percentile(v, 99.5)
     thr = max(min_v, 0.72 * hi)
@@ -31,13 +33,20 @@ def whiteness_mask(bgr: np.ndarray, min_v: int = 110, max_s: int = 70) -> np.nda
     return mask
 
 
-def paper_mask(bgr: np.ndarray, max_s: int = 70) -> np.ndarray:
+def paper_mask(bgr: np.ndarray, max_s: int = 70, hsv: np.ndarray | None = None) -> np.ndarray:
     """Unsaturated pixels brighter than the frame's Otsu split of brightness: a sheet of white
     card stock lit unevenly (a lamp's gradient across it leaves its far end under whiteness_mask's
-    threshold, which follows the brightest glare), on a darker or coloured table."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    threshold, which follows the brightest glare), on a darker or coloured table. `hsv`: as for
+    whiteness_mask."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv
     split, _ = cv2.threshold(hsv[..., 2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return (((hsv[..., 2] > split) & (hsv[..., 1] <= max_s)).astype(np.uint8) * 255)
+
+
+def white_masks(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(whiteness_mask, paper_mask) of the frame, converted to HSV once for both."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return whiteness_mask(bgr, hsv=hsv), paper_mask(bgr, hsv=hsv)
 
 
 def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
