@@ -29,6 +29,7 @@ from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
 from .locate.verify import CardLook, verify_once
 from .rectify import warp_card
+from .rectify.aspect import ASPECTS, best_of, is_square, unstretched_size
 
 MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
                   "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
@@ -46,6 +47,7 @@ WILD_SHARE = 0.05        # ... and the share of the scarcest of its four colours
                          # of 60 synthetic scenes at most 0.001 (a back has two colours), real wilds 0.19+
 RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO family face (_face_not_back)
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
+UNSTRETCH = True        # a square picture whose cards read unsure is read again at the usual camera aspects (rectify/aspect.py)
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -541,13 +543,28 @@ class Recognizer:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
         elif bgr.shape[2] != 3:
             return [], []
+        readings, backs = self._read_resized(bgr, bgr.shape[1], bgr.shape[0], close_ups)
+        if close_ups and UNSTRETCH and is_square(bgr.shape) and not (readings and all(r.sure for r in readings)):
+            # a photo squashed into a square by a dataset's export: read again at the usual camera
+            # aspects (rectify/aspect.py); not on a live table, whose frames come from the camera
+            foreign = self.foreign
+            candidates = [(readings, backs)] + [self._read_resized(bgr, *unstretched_size(bgr.shape, a), close_ups)
+                                                for a in ASPECTS]
+            readings, backs = best_of(candidates, share_inside)
+            self.foreign = foreign
+        return readings, backs
+
+    def _read_resized(self, bgr: np.ndarray, width: int, height: int,
+                      close_ups: bool) -> tuple[list[Reading], list[Quad]]:
+        """read_all of the picture resized to width x height (its own size: as it is), and at most
+        WORK_SIDE long; outlines in the picture's own pixels."""
         # a phone's photo is read at a working size: the outline searches grow with the card's pixels
         # (a card held close in a 4032-pixel photo: 1.9-2.8 s, the same photo at 2016 0.5-0.7 s, read alike)
-        k = WORK_SIDE / max(bgr.shape[:2])
-        if k >= 1.0:
+        k = min(1.0, WORK_SIDE / max(width, height))
+        size = (max(1, round(width * k)), max(1, round(height * k)))
+        if size == (bgr.shape[1], bgr.shape[0]):
             return self._read_all(bgr, close_ups)
-        small = cv2.resize(bgr, (max(1, round(bgr.shape[1] * k)), max(1, round(bgr.shape[0] * k))),
-                           interpolation=cv2.INTER_AREA)
+        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
         readings, backs = self._read_all(small, close_ups)
         sx, sy = bgr.shape[1] / small.shape[1], bgr.shape[0] / small.shape[0]
 
