@@ -83,7 +83,7 @@ def test_real_photos_squashed_into_a_square_are_read_right(monkeypatch):
         assert (x1 - x0) * (y1 - y0) > 0.05 * 640 * 640, name
 
 
-def test_only_a_square_picture_with_no_sure_card_is_read_again(monkeypatch):
+def test_a_square_photo_is_read_again_at_each_camera_aspect(monkeypatch):
     rec = Recognizer("uno")
     calls = []
     real = rec._read_all
@@ -97,3 +97,41 @@ def test_only_a_square_picture_with_no_sure_card_is_read_again(monkeypatch):
     calls.clear()
     rec.read_all(np.full((640, 640, 3), 90, np.uint8), close_ups=False)   # a live table's frame
     assert len(calls) == 1
+
+
+def squashed_closeup(seed: int, index: int) -> tuple[np.ndarray, str]:
+    """A synthetic close-up of one card (vision/synth/closeup.py, as the session 36 probe drew it)
+    rendered at 16:9 and squashed into 640 x 640, and its card."""
+    import random
+
+    from vision.synth.closeup import compose_closeup
+    img, labels = compose_closeup("uno", np.random.default_rng(seed * 1000 + index),
+                                  random.Random(seed * 1000 + index), 853, 480)
+    (card,) = [c["card"] for c in labels["cards"] if c["card"] != "back"]
+    return cv2.resize(img, (640, 640), interpolation=cv2.INTER_AREA), card
+
+
+def test_a_squashed_close_up_that_read_nothing_is_read(monkeypatch):
+    square, card = squashed_closeup(4105, 35)       # a jumbo-numeral print's green 4
+    assert card == "green-4"
+    rec = Recognizer("uno")
+    monkeypatch.setattr(recognizer, "UNSTRETCH", False)
+    before = rec.read(square)
+    monkeypatch.setattr(recognizer, "UNSTRETCH", True)
+    after = rec.read(square)
+    assert not before or before[0].card != card
+    assert after and after[0].card == card and after[0].sure
+
+
+def test_a_squashed_card_read_sure_as_another_is_not_taken_without_asking(monkeypatch):
+    # a circle-2024 print's red 7 squashed from 16:9 reads "+2" at 0.95 as it is; unsquashed it
+    # reads 7: the two sure readings disagree, so the table is asked
+    square, card = squashed_closeup(4105, 153)
+    assert card == "red-7"
+    rec = Recognizer("uno")
+    monkeypatch.setattr(recognizer, "UNSTRETCH", False)
+    before = rec.read(square)
+    monkeypatch.setattr(recognizer, "UNSTRETCH", True)
+    after = rec.read(square)
+    assert before[0].card == "red-draw2" and before[0].sure      # the case this is for
+    assert after and not (after[0].sure and after[0].card != card), after[:1]

@@ -47,7 +47,8 @@ WILD_SHARE = 0.05        # ... and the share of the scarcest of its four colours
                          # of 60 synthetic scenes at most 0.001 (a back has two colours), real wilds 0.19+
 RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO family face (_face_not_back)
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
-UNSTRETCH = True        # a square picture whose cards read unsure is read again at the usual camera aspects (rectify/aspect.py)
+UNSTRETCH = True        # a square photo is read again at the usual camera aspects (rectify/aspect.py) ...
+UNSTRETCH_SURE = True   # ... also when every card of it read sure (False: only when one did not)
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -544,9 +545,11 @@ class Recognizer:
         elif bgr.shape[2] != 3:
             return [], []
         readings, backs = self._read_resized(bgr, bgr.shape[1], bgr.shape[0], close_ups)
-        if close_ups and UNSTRETCH and is_square(bgr.shape) and not (readings and all(r.sure for r in readings)):
+        if close_ups and UNSTRETCH and is_square(bgr.shape) and (UNSTRETCH_SURE or not (readings and all(r.sure for r in readings))):
             # a photo squashed into a square by a dataset's export: read again at the usual camera
-            # aspects (rectify/aspect.py); not on a live table, whose frames come from the camera
+            # aspects (rectify/aspect.py); not on a live table, whose frames come from the camera.
+            # Even when read sure: a card squashed into another symbol can read sure (a 7 as a +2 at
+            # 0.95), and only a sure reading of the card unsquashed tells (synthetic close-ups, 16:9)
             foreign = self.foreign
             candidates = [(readings, backs)] + [self._read_resized(bgr, *unstretched_size(bgr.shape, a), close_ups)
                                                 for a in ASPECTS]

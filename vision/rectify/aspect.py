@@ -7,7 +7,7 @@ picture is then longer than any card seen at a slant (1.78 x its 1.55: 2.8 to 1)
 which looks for a card's proportions, outlines a card-shaped part of it (measured on the 240 photos
 of ../shared/real-uno-dev2 squashed to 640 x 640: 0.93 and 0.89 top-1 against 1.00 as they are).
 Undoing the stretch is a resize; which one is unknown, so the picture is read at each usual aspect
-when reading it as it is leaves a card unsure, and the readings that make the most cards sure win.
+too, and the readings that make the most cards sure win.
 
 Two reads of the same card that are both sure but of two cards are a warning, not a choice: one of
 the two aspects squashed the card into another symbol (a reverse squashed to half its width read as
