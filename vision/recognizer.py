@@ -49,6 +49,9 @@ RED_BACKS = True        # a verified "back" of one colour, not red, is a UNO fam
 ONE_COLOUR = 0.6        # ... one colour: this share of its coloured pixels
 UNSTRETCH = True        # a square photo is read again at the usual camera aspects (rectify/aspect.py) ...
 UNSTRETCH_SURE = True   # ... also when every card of it read sure (False: only when one did not)
+MIRRORED = True         # a photo's card read unsure, or read sure as a 2 or a 5, is read mirrored back too (_mirror_checked)
+MIRROR_TWINS = {"2": "5", "5": "2"}   # a numeral that reads sure as the other mirrored ...
+MIRROR_DOUBT = 0.595    # ... held below sure where its mirror reads that other numeral sure
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -346,10 +349,10 @@ class Recognizer:
         return out
 
     def _read_warped(self, cards: list[tuple[Quad, np.ndarray]], frame: np.ndarray | None = None,
-                     memo: dict | None = None) -> list[Reading]:
+                     memo: dict | None = None, mirrored: bool = False) -> list[Reading]:
         """Readings of (quad, rectified card image) pairs, most confident first. With the frame,
         each quad is verified first (vision/locate/verify.py): one that is not a whole card's
-        outer edge reads nothing."""
+        outer edge reads nothing. `mirrored`: a card read unsure is read mirrored too (MIRRORED)."""
         out = []
         for q, card_bgr in cards:
             trust = min(1.0, q.score / 0.7)
@@ -365,11 +368,40 @@ class Recognizer:
                 if whole is not q.pts:
                     q, card_bgr = Quad(whole, q.score), warp_card(frame, whole)
             card, conf = self._identify(frame, q, card_bgr)
+            doubt = False
+            if mirrored and MIRRORED and frame is not None and self.text_reader is not None and self.taught is None:
+                card, conf, doubt = self._mirror_checked(frame, q, card_bgr, card, conf, trust)
             if card is not None:
                 score = conf * trust
-                out.append(Reading(card, self.calibration(score), q, score))
+                chance = self.calibration(score)
+                out.append(Reading(card, min(chance, MIRROR_DOUBT) if doubt else chance, q, score))
         out.sort(key=Reading.rank, reverse=True)
         return out
+
+    def _mirror_checked(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, card: str | None,
+                        conf: float, trust: float) -> tuple[str | None, float, bool]:
+        """(card, confidence, in doubt) of a photo's card, given its reading as it is, with the card
+        mirrored back read too where that may tell (MIRRORED); in doubt: to be sent unsure. A selfie camera, or a webcam script's cv2.flip,
+        saves the picture mirrored: every numeral reads backwards, mostly unsure, but a 5 reads as a
+        2, sure (MIRROR_TWINS). The card mirrored back is its warp with the outline's corners swapped
+        side for side. Its reading counts only where it is sure and the text reader clearly reads
+        its symbol (a numeral, +2 or +4, which read only the right way round: a 9 read unsure as it
+        is was read as a skip, sure, by the shapes mirrored)."""
+        sure = card is not None and self.calibration(conf * trust) >= CONFIRM_THRESHOLD
+        twin = MIRROR_TWINS.get(self.deck.cards[card].symbol) if sure else None
+        if sure and twin is None:
+            return card, conf, False
+        flipped = Quad(q.pts[[1, 0, 3, 2]], q.score)
+        m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
+        told = clear_symbols(self._last_text) if self._last_text is not None else None
+        if m_card is None or self.calibration(m_conf * trust) < CONFIRM_THRESHOLD or not told \
+                or self.deck.cards[m_card].symbol not in told:
+            return card, conf, False
+        if not sure:
+            return m_card, m_conf, False
+        # a 2 that reads as a 5 mirrored back (or a 5 as a 2): which way round the photo is, the
+        # card cannot tell; the table is asked
+        return card, conf, self.deck.cards[m_card].symbol == twin
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure
@@ -591,7 +623,8 @@ class Recognizer:
         # looks to the detector; a back itself lies far from every taught face
         taught = [(q, card_bgr) for q, card_bgr in rectified
                   if all(q is not w for w, _ in wilds) and self._taught_face(bgr, q, card_bgr)]
-        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr, memo)
+        readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr, memo,
+                                     mirrored=close_ups)
         self._matched = {}       # of this frame only
         return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)]
 

@@ -1,0 +1,68 @@
+"""A mirrored photo (a selfie camera, a webcam script's cv2.flip) is read as the cards it shows:
+Recognizer._mirror_checked."""
+import random
+
+import numpy as np
+import pytest
+
+import vision.recognizer as recognizer
+from vision.recognizer import Recognizer
+
+
+def mirrored_closeup(seed: int, index: int) -> tuple[np.ndarray, str]:
+    """A synthetic close-up of one card (vision/synth/closeup.py, as the session 36 probe drew it),
+    mirrored side for side, and its card."""
+    from vision.synth.closeup import compose_closeup
+    img, labels = compose_closeup("uno", np.random.default_rng(seed * 1000 + index),
+                                  random.Random(seed * 1000 + index), 640, 480)
+    (card,) = [c["card"] for c in labels["cards"] if c["card"] != "back"]
+    return np.ascontiguousarray(img[:, ::-1]), card
+
+
+@pytest.fixture(scope="module")
+def rec():
+    return Recognizer("uno")
+
+
+def read_both(rec, img, monkeypatch):
+    monkeypatch.setattr(recognizer, "MIRRORED", False)
+    before = rec.read(img)
+    monkeypatch.setattr(recognizer, "MIRRORED", True)
+    return before, rec.read(img)
+
+
+@pytest.mark.parametrize("index, card", [(204, "green-7"), (226, "blue-1")])
+def test_a_mirrored_numeral_read_unsure_is_read_mirrored_back(rec, monkeypatch, index, card):
+    img, truth = mirrored_closeup(4107, index)
+    assert truth == card
+    before, after = read_both(rec, img, monkeypatch)
+    assert before and before[0].card != card and not before[0].sure        # the case this is for
+    assert after[0].card == card and after[0].sure
+
+
+def test_a_mirrored_5_read_sure_as_a_2_is_sent_unsure(rec, monkeypatch):
+    img, truth = mirrored_closeup(4107, 12)       # a filled-oval print's red 5
+    assert truth == "red-5"
+    before, after = read_both(rec, img, monkeypatch)
+    assert before[0].card == "red-2" and before[0].sure                   # the case this is for
+    assert not (after[0].sure and after[0].card != truth)
+
+
+def test_a_photo_the_right_way_round_reads_as_before(rec, monkeypatch):
+    # not mirrored: the same cards, every one read right, sure as before
+    for index in (204, 226):
+        img, truth = mirrored_closeup(4107, index)
+        img = np.ascontiguousarray(img[:, ::-1])
+        before, after = read_both(rec, img, monkeypatch)
+        assert after[0].card == before[0].card == truth and after[0].sure == before[0].sure
+
+
+def test_a_live_frame_is_not_read_mirrored(rec, monkeypatch):
+    img, _ = mirrored_closeup(4107, 204)
+    calls = []
+    real = rec._mirror_checked
+    monkeypatch.setattr(rec, "_mirror_checked", lambda *a: calls.append(1) or real(*a))
+    rec.read_all(img, close_ups=False)
+    assert calls == []
+    rec.read_all(img)
+    assert calls
