@@ -11,6 +11,7 @@ Cells (groups for --cells):
              ../shared/real-uno-dev2/on-black and /hand-held (120 each);
   squashed   the same real photos resized to 640 x 640, their aspect not kept, as datasets export
              photos "stretched" to a square (a 16:9 webcam frame's card squashed to 0.56 of its width);
+  mirrored   the same real photos mirrored side for side (a selfie camera, a webcam script's cv2.flip);
   sweep      the 56 real-uno-dev photos re-rendered (bench/vision_cells.py): each photo's card quad
              found once with the contour locator, then the whole photo warped by a homography that
              carries the card to a target pose in a new 640x480 canvas (widened only where a card
@@ -40,7 +41,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,sweep,transplant,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,sweep,transplant,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
@@ -86,7 +87,7 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "sweep", "transplant", "scenes", "synthetic", "lopo")
+GROUPS = ("real", "squashed", "mirrored", "sweep", "transplant", "scenes", "synthetic", "lopo")
 
 
 SQUASH = 640    # the squashed cell: a real photo resized to this square, aspect not kept (a dataset's export)
@@ -117,17 +118,25 @@ def real_rows(folder: Path) -> list[tuple[str, str | None]]:
     return [(r["file"], r["card"]) for r in rows]
 
 
+def squashed(img: np.ndarray) -> np.ndarray:
+    """A photo resized to SQUASH x SQUASH, its aspect not kept."""
+    return cv2.resize(img, (SQUASH, SQUASH), interpolation=cv2.INTER_AREA)
+
+
+def mirrored(img: np.ndarray) -> np.ndarray:
+    """A photo mirrored side for side."""
+    return np.ascontiguousarray(img[:, ::-1])
+
+
 def real(rec: Recognizer, folder: Path, cell: str, step: int = 1,
-         squash: int | None = None) -> tuple[list[dict], list[dict]]:
-    """The photos of a folder as they are, or squashed into a `squash` x `squash` square."""
+         altered=None) -> tuple[list[dict], list[dict]]:
+    """The photos of a folder as they are, or `altered` (squashed, mirrored)."""
     items, outside = [], []
     for i, (name, truth) in enumerate(real_rows(folder)):
         if i % step:
             continue
         img = cv2.imread(str(folder / name))
-        if squash:
-            img = cv2.resize(img, (squash, squash), interpolation=cv2.INTER_AREA)
-        got, conf, sure = first_reading(rec, img)
+        got, conf, sure = first_reading(rec, altered(img) if altered else img)
         if truth is None or truth not in rec.deck.cards:
             outside.append({"cell": cell, "image": name, "read": got, "confidence": round(conf, 3)})
         else:
@@ -326,7 +335,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,sweep,transplant,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,sweep,transplant,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -384,11 +393,13 @@ def main(argv=None) -> int:
             else:
                 res["notes"].append(f"{cell}: {folder} not found, skipped")
         res["not_in_deck"] = outside
-    if "squashed" in groups and uno_family:
-        for cell, folder in (("squashed real-uno-dev", Path(args.real)), ("squashed on-black", Path(args.real2) / "on-black"),
-                             ("squashed hand-held", Path(args.real2) / "hand-held")):
+    for group, altered in (("squashed", squashed), ("mirrored", mirrored)):
+        if group not in groups or not uno_family:
+            continue
+        for cell, folder in ((f"{group} real-uno-dev", Path(args.real)), (f"{group} on-black", Path(args.real2) / "on-black"),
+                             (f"{group} hand-held", Path(args.real2) / "hand-held")):
             if (folder / "labels.csv").exists():
-                items += timed("squashed", real, rec, folder, cell, step, SQUASH)[0]
+                items += timed(group, real, rec, folder, cell, step, altered)[0]
     if "sweep" in groups and uno_family and (Path(args.real) / "labels.csv").exists():
         got, info = timed("sweep", sweep, rec, Path(args.real), args.seed, args.quick)
         items += got
