@@ -51,7 +51,8 @@ UNSTRETCH = True        # a square photo is read again at the usual camera aspec
 UNSTRETCH_SURE = True   # ... also when every card of it read sure (False: only when one did not)
 MIRRORED = True         # a photo's card read unsure, or read sure as a 2 or a 5, is read mirrored back too (_mirror_checked)
 MIRROR_TWINS = {"2": "5", "5": "2"}   # a numeral that reads sure as the other mirrored ...
-MIRROR_DOUBT = 0.595    # ... held below sure where its mirror reads that other numeral sure
+MIRROR_DOUBT = 0.595    # ... held below sure where its mirror reads that other numeral sure ...
+TWIN_GAP = 0.1          # ... and not this much less or more surely (the readers' own confidence)
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -381,27 +382,31 @@ class Recognizer:
     def _mirror_checked(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, card: str | None,
                         conf: float, trust: float) -> tuple[str | None, float, bool]:
         """(card, confidence, in doubt) of a photo's card, given its reading as it is, with the card
-        mirrored back read too where that may tell (MIRRORED); in doubt: to be sent unsure. A selfie camera, or a webcam script's cv2.flip,
-        saves the picture mirrored: every numeral reads backwards, mostly unsure, but a 5 reads as a
-        2, sure (MIRROR_TWINS). The card mirrored back is its warp with the outline's corners swapped
-        side for side. Its reading counts only where it is sure and the text reader clearly reads
-        its symbol (a numeral, +2 or +4, which read only the right way round: a 9 read unsure as it
-        is was read as a skip, sure, by the shapes mirrored)."""
+        mirrored back read too where that may tell (MIRRORED); in doubt: to be sent unsure.
+
+        A selfie camera, or a webcam script's cv2.flip, saves the picture mirrored: every numeral
+        reads backwards, mostly unsure, but a 5 reads as a 2, sure (MIRROR_TWINS, TWIN_GAP). The card
+        mirrored back is its warp with the outline's corners swapped side for side. Its reading
+        counts only where it is sure and the text reader clearly reads its symbol (a numeral, +2 or
+        +4, which read only the right way round: a 9 read unsure as it is was read as a skip, sure,
+        by the shapes mirrored)."""
         sure = card is not None and self.calibration(conf * trust) >= CONFIRM_THRESHOLD
         twin = MIRROR_TWINS.get(self.deck.cards[card].symbol) if sure else None
         if sure and twin is None:
             return card, conf, False
+        as_is = self._last_text
         flipped = Quad(q.pts[[1, 0, 3, 2]], q.score)
         m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
         told = clear_symbols(self._last_text) if self._last_text is not None else None
-        if m_card is None or self.calibration(m_conf * trust) < CONFIRM_THRESHOLD or not told \
-                or self.deck.cards[m_card].symbol not in told:
-            return card, conf, False
-        if not sure:
+        m_sure = m_card is not None and self.calibration(m_conf * trust) >= CONFIRM_THRESHOLD \
+            and bool(told) and self.deck.cards[m_card].symbol in told
+        if m_sure and (not sure or (self.deck.cards[m_card].symbol == twin and m_conf >= conf + TWIN_GAP)):
             return m_card, m_conf, False
-        # a 2 that reads as a 5 mirrored back (or a 5 as a 2): which way round the photo is, the
-        # card cannot tell; the table is asked
-        return card, conf, self.deck.cards[m_card].symbol == twin
+        self._last_text = as_is       # the evidence of the reading kept
+        # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
+        # mirrored read as a 2 at 0.64-0.84 and its 5 mirrored back at 0.87-1.00, 0.11 or more
+        # apart; a 2 mirrored as a 5 at 0.6 at most); too close to tell, the table is asked
+        return card, conf, m_sure and sure and self.deck.cards[m_card].symbol == twin and conf < m_conf + TWIN_GAP
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure
