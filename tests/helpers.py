@@ -163,3 +163,17 @@ def replayed_state(*events, subprocess_run=False) -> dict:
     for v in data["verdicts"]:
         assert v["accepted"], f"event {v['index']} {events[v['index']]} rejected: {v['reason']}"
     return data["state"]
+
+
+def one_card_closeup(seed: int, index: int, width: int, height: int):
+    """(BGR picture, card id) of a synthetic close-up of one card (vision/synth/closeup.py, a print
+    family drawn at random), as the session 36 probes drew them: numbers seeded seed * 1000 + index."""
+    import random
+
+    import numpy as np
+
+    from vision.synth.closeup import compose_closeup
+    img, labels = compose_closeup("uno", np.random.default_rng(seed * 1000 + index),
+                                  random.Random(seed * 1000 + index), width, height)
+    (card,) = [c["card"] for c in labels["cards"] if c["card"] != "back"]
+    return img, card

@@ -1,21 +1,17 @@
 """A mirrored photo (a selfie camera, a webcam script's cv2.flip) is read as the cards it shows:
 Recognizer._mirror_checked."""
-import random
-
 import numpy as np
 import pytest
 
 import vision.recognizer as recognizer
 from vision.recognizer import Recognizer
 
+from helpers import one_card_closeup
+
 
 def mirrored_closeup(seed: int, index: int) -> tuple[np.ndarray, str]:
-    """A synthetic close-up of one card (vision/synth/closeup.py, as the session 36 probe drew it),
-    mirrored side for side, and its card."""
-    from vision.synth.closeup import compose_closeup
-    img, labels = compose_closeup("uno", np.random.default_rng(seed * 1000 + index),
-                                  random.Random(seed * 1000 + index), 640, 480)
-    (card,) = [c["card"] for c in labels["cards"] if c["card"] != "back"]
+    """A synthetic close-up of one card mirrored side for side, and its card."""
+    img, card = one_card_closeup(seed, index, 640, 480)
     return np.ascontiguousarray(img[:, ::-1]), card
 
 

@@ -13,6 +13,8 @@ from vision.locate.detector import share_inside
 from vision.recognizer import Reading, Recognizer
 from vision.rectify.aspect import DISAGREE_CAP, best_of, is_square, unstretched_size
 
+from helpers import one_card_closeup
+
 ROOT = Path(__file__).resolve().parent.parent
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 
@@ -100,25 +102,24 @@ def test_a_square_photo_is_read_again_at_each_camera_aspect(monkeypatch):
 
 
 def squashed_closeup(seed: int, index: int) -> tuple[np.ndarray, str]:
-    """A synthetic close-up of one card (vision/synth/closeup.py, as the session 36 probe drew it)
-    rendered at 16:9 and squashed into 640 x 640, and its card."""
-    import random
-
-    from vision.synth.closeup import compose_closeup
-    img, labels = compose_closeup("uno", np.random.default_rng(seed * 1000 + index),
-                                  random.Random(seed * 1000 + index), 853, 480)
-    (card,) = [c["card"] for c in labels["cards"] if c["card"] != "back"]
+    """A synthetic close-up of one card rendered at 16:9 and squashed into 640 x 640, and its card."""
+    img, card = one_card_closeup(seed, index, 853, 480)
     return cv2.resize(img, (640, 640), interpolation=cv2.INTER_AREA), card
+
+
+def read_both(img, monkeypatch):
+    """The readings of `img` without the reads at other aspects, and with them."""
+    rec = Recognizer("uno")
+    monkeypatch.setattr(recognizer, "UNSTRETCH", False)
+    before = rec.read(img)
+    monkeypatch.setattr(recognizer, "UNSTRETCH", True)
+    return before, rec.read(img)
 
 
 def test_a_squashed_close_up_that_read_nothing_is_read(monkeypatch):
     square, card = squashed_closeup(4105, 35)       # a jumbo-numeral print's green 4
     assert card == "green-4"
-    rec = Recognizer("uno")
-    monkeypatch.setattr(recognizer, "UNSTRETCH", False)
-    before = rec.read(square)
-    monkeypatch.setattr(recognizer, "UNSTRETCH", True)
-    after = rec.read(square)
+    before, after = read_both(square, monkeypatch)
     assert not before or before[0].card != card
     assert after and after[0].card == card and after[0].sure
 
@@ -128,10 +129,6 @@ def test_a_squashed_card_read_sure_as_another_is_not_taken_without_asking(monkey
     # reads 7: the two sure readings disagree, so the table is asked
     square, card = squashed_closeup(4105, 153)
     assert card == "red-7"
-    rec = Recognizer("uno")
-    monkeypatch.setattr(recognizer, "UNSTRETCH", False)
-    before = rec.read(square)
-    monkeypatch.setattr(recognizer, "UNSTRETCH", True)
-    after = rec.read(square)
+    before, after = read_both(square, monkeypatch)
     assert before[0].card == "red-draw2" and before[0].sure      # the case this is for
     assert after and not (after[0].sure and after[0].card != card), after[:1]
