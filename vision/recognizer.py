@@ -16,7 +16,7 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
 from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
-                         second_look, shapes_dissent)
+                         read_twice, second_look, shapes_dissent)
 from .read.calibrate import ConfidenceMap
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
@@ -53,6 +53,7 @@ MIRRORED = True         # a photo's card read unsure, or read sure as a 2 or a 5
 MIRROR_TWINS = {"2": "5", "5": "2"}   # a numeral that reads sure as the other mirrored ...
 MIRROR_DOUBT = 0.595    # ... held below sure where its mirror reads that other numeral sure ...
 TWIN_GAP = 0.1          # ... and not this much less or more surely (the readers' own confidence)
+MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its centre and its corner read its symbol
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -397,16 +398,22 @@ class Recognizer:
         as_is = self._last_text
         flipped = Quad(q.pts[[1, 0, 3, 2]], q.score)
         m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
-        told = clear_symbols(self._last_text) if self._last_text is not None else None
+        text = self._last_text
+        m_symbol = self.deck.cards[m_card].symbol if m_card is not None else None
         m_sure = m_card is not None and self.calibration(m_conf * trust) >= CONFIRM_THRESHOLD \
-            and bool(told) and self.deck.cards[m_card].symbol in told
-        if m_sure and (not sure or (self.deck.cards[m_card].symbol == twin and m_conf >= conf + TWIN_GAP)):
+            and text is not None and m_symbol in (clear_symbols(text) or ())
+        # a card read unsure as it is: the mirrored reading taken where the centre and the corner
+        # index both read its symbol (a classic print's reverse under a blue cast, mirrored, read
+        # "5" at its centre alone)
+        if m_sure and not sure and (not MIRROR_BOTH or m_symbol in read_twice(text)):
+            return m_card, m_conf, False
+        if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
         # mirrored read as a 2 at 0.64-0.84 and its 5 mirrored back at 0.87-1.00, 0.11 or more
         # apart; a 2 mirrored as a 5 at 0.6 at most); too close to tell, the table is asked
-        return card, conf, m_sure and sure and self.deck.cards[m_card].symbol == twin and conf < m_conf + TWIN_GAP
+        return card, conf, m_sure and sure and m_symbol == twin and conf < m_conf + TWIN_GAP
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure

@@ -139,6 +139,12 @@ def clear_symbols(text: TextEvidence) -> set[str] | None:
     return a & b if a is not None and b is not None else a or b
 
 
+def read_twice(text: TextEvidence) -> set[str]:
+    """The symbols the centre and the corner index both read clearly (empty when either did not)."""
+    a, b = _supports(text.centre), _supports(text.corner)
+    return a & b if a is not None and b is not None else set()
+
+
 def _contradicts(centre: tuple[str | None, float], corner: tuple[str | None, float]) -> bool:
     """True when the centre and the corner are both read clearly, as symbols no card could show
     together."""
