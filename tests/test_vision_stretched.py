@@ -11,7 +11,8 @@ import vision.recognizer as recognizer
 from vision.locate import Quad
 from vision.locate.detector import share_inside
 from vision.recognizer import Reading, Recognizer
-from vision.rectify.aspect import DISAGREE_CAP, best_of, is_square, unstretched_size
+from vision.read.calibrate import BELOW_MAX
+from vision.rectify.aspect import best_of, is_square, unstretched_size
 
 from helpers import one_card_closeup
 
@@ -51,7 +52,7 @@ def test_of_two_sure_readings_of_one_card_the_whole_card_wins_and_is_not_sure():
     half = ([reading("red-7", 0.96, 160, 220, 280, 370)], [])
     readings, _ = best_of([([], []), half, whole], share_inside)
     assert readings[0].card == "red-reverse"
-    assert readings[0].confidence == DISAGREE_CAP and not readings[0].sure
+    assert readings[0].confidence == BELOW_MAX and not readings[0].sure
 
 
 def test_sure_readings_of_other_cards_elsewhere_are_left_alone():

@@ -17,7 +17,7 @@ from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
 from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
                          read_twice, second_look, shapes_dissent)
-from .read.calibrate import ConfidenceMap
+from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
@@ -51,8 +51,7 @@ UNSTRETCH = True        # a square photo is read again at the usual camera aspec
 UNSTRETCH_SURE = True   # ... also when every card of it read sure (False: only when one did not)
 MIRRORED = True         # a photo's card read unsure, or read sure as a 2 or a 5, is read mirrored back too (_mirror_checked)
 MIRROR_TWINS = {"2": "5", "5": "2"}   # a numeral that reads sure as the other mirrored ...
-MIRROR_DOUBT = 0.595    # ... held below sure where its mirror reads that other numeral sure ...
-TWIN_GAP = 0.1          # ... and not this much less or more surely (the readers' own confidence)
+TWIN_GAP = 0.1          # ... held below sure (BELOW_MAX) where its mirror reads that other numeral sure, and not this much less or more surely (the readers' own confidence)
 MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its centre and its corner read its symbol
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
@@ -376,7 +375,7 @@ class Recognizer:
             if card is not None:
                 score = conf * trust
                 chance = self.calibration(score)
-                out.append(Reading(card, min(chance, MIRROR_DOUBT) if doubt else chance, q, score))
+                out.append(Reading(card, min(chance, BELOW_MAX) if doubt else chance, q, score))
         out.sort(key=Reading.rank, reverse=True)
         return out
 

@@ -11,7 +11,7 @@ too, and the readings that make the most cards sure win.
 
 Two reads of the same card that are both sure but of two cards are a warning, not a choice: one of
 the two aspects squashed the card into another symbol (a reverse squashed to half its width read as
-a 7), so such a card is sent to the table unsure (DISAGREE_CAP)."""
+a 7), so such a card is sent to the table unsure (the calibration's highest unsure chance, BELOW_MAX)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -19,12 +19,13 @@ from typing import Callable
 
 import numpy as np
 
+from ..read.calibrate import BELOW_MAX
+
 # camera aspects (width / height) a square picture may have been squashed from: phone photos (4:3,
 # 3:4) and video or webcam frames (16:9, 9:16)
 ASPECTS = (4 / 3, 16 / 9, 3 / 4, 9 / 16)
 SQUARE = 0.01        # a picture whose sides differ by at most this share is square
 SAME_CARD = 0.5      # two readings are of one card where this share of either's outline lies inside the other's
-DISAGREE_CAP = 0.595  # a sure reading another aspect reads surely as another card: held below sure
 
 
 def is_square(shape: tuple) -> bool:
@@ -63,7 +64,7 @@ def best_of(candidates: list[tuple[list, list]], inside: Callable[[np.ndarray, n
     out = []
     for r in readings:
         if r.sure and any(o.card != r.card and same_card(o, r) for o in others):
-            r = replace(r, confidence=min(r.confidence, DISAGREE_CAP))
+            r = replace(r, confidence=min(r.confidence, BELOW_MAX))
         out.append(r)
     out.sort(key=lambda r: r.rank(), reverse=True)
     return out, backs
