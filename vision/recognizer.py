@@ -41,6 +41,8 @@ TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for 
 TEXT_CACHE = 8           # cards whose text evidence is kept (the pile, a few cards around)
 TEXT_SAME = 5.0          # mean level difference of two thumbnails of a card under which it is the same
 TEXT_PLACE = 0.04        # ... and its corners moved less than this share of its width
+THUMB_FLOOR = 32.0       # the least paper level a thumbnail is stretched from (a black frame is not
+                         # stretched into noise)
 WILD_COLOURED = 0.10     # the coloured share from which a four-coloured "back" is a wild (UNO family)
 WILD_SHARE = 0.05        # ... and the share of the scarcest of its four colours (UNO family): a blurred
                          # wild's dark green quadrant took 0.07 under a warm lamp; the detector's backs
@@ -587,6 +589,12 @@ class Recognizer:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
         elif bgr.shape[2] != 3:
             return [], []
+        if close_ups:
+            # a photo stands on its own: the text read from an earlier one is no evidence for it
+            # (the cache is for a live table's resting pile). A series of photos taken from one
+            # place put a blue 8 where a blue 5 had lain; in a dim room their thumbnails differed
+            # by under TEXT_SAME and the 8 was read as a 5, sure (real-uno-dev at half exposure)
+            self._text_cache = []
         readings, backs = self._read_resized(bgr, bgr.shape[1], bgr.shape[0], close_ups)
         if close_ups and UNSTRETCH and is_square(bgr.shape) and (UNSTRETCH_SURE or not (readings and all(r.sure for r in readings))):
             # a photo squashed into a square by a dataset's export: read again at the usual camera
@@ -708,7 +716,12 @@ def _small_cards(boxes: list, shape: tuple) -> bool:
 
 
 def _thumb(card_bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    return cv2.resize(card_bgr, size, interpolation=cv2.INTER_AREA).astype(np.int16)
+    """A small copy of the card for telling whether it is the same card as before, its levels
+    stretched so its brightest (the paper) is 255: in a dim room every difference between two
+    cards shrinks with the light, and two cards of one colour fell under TEXT_SAME."""
+    t = cv2.resize(card_bgr, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    top = max(float(np.percentile(t, 99)), THUMB_FLOOR)
+    return np.clip(t * (255.0 / top), 0, 255).astype(np.int16)
 
 
 def _same_card(cache: list, quad: np.ndarray, thumb: np.ndarray, place_px: float) -> int | None:
