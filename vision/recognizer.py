@@ -14,7 +14,7 @@ import numpy as np
 
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
-from .read.colour import card_colour, colour_votes, four_colour_area, palette_for, scarcest_two
+from .read.colour import card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two
 from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
                          read_twice, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
@@ -301,12 +301,11 @@ class Recognizer:
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
-        votes = v["votes"]
-        colour = max(votes, key=votes.get)
-        colour_share = votes[colour] if v["coloured"] >= 0.15 else 0.0
+        colour, colour_share, margin = clip_checked(v)
+        colour_share = colour_share if v["coloured"] >= 0.15 else 0.0
         # a hue close to the edge of its colour's range is a doubtful colour (orange against
         # yellow in the snake-cup deck): full trust from HUE_SURE units inside the range
-        colour_share *= min(1.0, 0.25 + 0.75 * v["hue_margin"] / HUE_SURE)
+        colour_share *= min(1.0, 0.25 + 0.75 * margin / HUE_SURE)
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0
         # (a symbol may be both: dino2 has coloured reverses and a rainbow one, so both are scored)
