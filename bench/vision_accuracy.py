@@ -14,6 +14,7 @@ Cells (groups for --cells):
   mirrored   the same real photos mirrored side for side (a selfie camera, a webcam script's cv2.flip);
   overexposed the same real photos 2.5 times as bright, clipped (a lamp or the sun on a glossy card,
              a phone exposing for a dark table: a clipped red turns orange, a green cyan);
+  washed     the same real photos at half their saturation (haze, a lamp's glare, a cheap webcam);
   sweep      the 56 real-uno-dev photos re-rendered (bench/vision_cells.py): each photo's card quad
              found once with the contour locator, then the whole photo warped by a homography that
              carries the card to a target pose in a new 640x480 canvas (widened only where a card
@@ -43,7 +44,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,sweep,transplant,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,sweep,transplant,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
@@ -89,10 +90,11 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "sweep", "transplant", "scenes", "synthetic", "lopo")
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "sweep", "transplant", "scenes", "synthetic", "lopo")
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
+WASH = 0.5        # the washed cell: each pixel's saturation times this
 SQUASH = 640    # the squashed cell: a real photo resized to this square, aspect not kept (a dataset's export)
 
 
@@ -136,9 +138,16 @@ def overexposed(img: np.ndarray) -> np.ndarray:
     return np.clip(img.astype(np.float32) * OVEREXPOSE, 0, 255).astype(np.uint8)
 
 
+def washed(img: np.ndarray) -> np.ndarray:
+    """A photo at WASH times its saturation."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    hsv[..., 1] = (hsv[..., 1].astype(np.float32) * WASH).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def real(rec: Recognizer, folder: Path, cell: str, step: int = 1,
          altered=None) -> tuple[list[dict], list[dict]]:
-    """The photos of a folder as they are, or `altered` (squashed, mirrored, overexposed)."""
+    """The photos of a folder as they are, or `altered` (squashed, mirrored, overexposed, washed)."""
     items, outside = [], []
     for i, (name, truth) in enumerate(real_rows(folder)):
         if i % step:
@@ -343,7 +352,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,sweep,transplant,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,sweep,transplant,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -401,7 +410,8 @@ def main(argv=None) -> int:
             else:
                 res["notes"].append(f"{cell}: {folder} not found, skipped")
         res["not_in_deck"] = outside
-    for group, altered in (("squashed", squashed), ("mirrored", mirrored), ("overexposed", overexposed)):
+    for group, altered in (("squashed", squashed), ("mirrored", mirrored), ("overexposed", overexposed),
+                           ("washed", washed)):
         if group not in groups or not uno_family:
             continue
         for cell, folder in ((f"{group} real-uno-dev", Path(args.real)), (f"{group} on-black", Path(args.real2) / "on-black"),

@@ -35,6 +35,8 @@ MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
                   "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
 # the symbol network beside the HOG classifier (vision/read/net.py): for the decks of many prints
 NET_FOR_DECK = {"uno": "uno-symbols-net.onnx", "ono": "uno-symbols-net.onnx"}
+COLOURED_MIN = 0.15     # the share of a card's face in ink under which it has no colour of its own
+WASHED_OUT = True       # a card with no colour at the bar is looked at again with a faint print's bar
 HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
 TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for the text reader
@@ -297,12 +299,20 @@ class Recognizer:
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
             return None, 0.0
         v = colour_votes(card_bgr, palette=self.palette, pale_ink=self.pale_ink)
+        if WASHED_OUT and not self.pale_ink and v["coloured"] < COLOURED_MIN:
+            # hardly any ink at the printed deck's bar: a washed-out photo (haze, a lamp's glare,
+            # a cheap webcam) may have left its colours at half their saturation, a teal green
+            # under the bar (read as a wild draw four); the bar a home-printed deck's faint ink
+            # gets is taken where it finds a coloured card
+            pale = colour_votes(card_bgr, palette=self.palette, pale_ink=True)
+            if pale["coloured"] >= COLOURED_MIN:
+                v = pale
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
         colour, colour_share, margin = clip_checked(v)
-        colour_share = colour_share if v["coloured"] >= 0.15 else 0.0
+        colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
         # a hue close to the edge of its colour's range is a doubtful colour (orange against
         # yellow in the snake-cup deck): full trust from HUE_SURE units inside the range
         colour_share *= min(1.0, 0.25 + 0.75 * margin / HUE_SURE)
