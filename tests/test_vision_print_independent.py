@@ -8,7 +8,7 @@ import pytest
 from helpers import table_with
 from vision.locate.edges import snap_to_edges
 from vision.locate.verify import verify_quad
-from vision.read.fuse import DISSENT_CAP, dissent, fuse
+from vision.read.fuse import DISSENT_CAP, corner_dissent, dissent, fuse
 from vision.read.text import TextEvidence
 
 SYMBOLS = [str(d) for d in range(10)] + ["skip", "reverse", "draw2", "wild", "wild-draw4"]
@@ -359,6 +359,29 @@ def test_shape_readers_sure_of_another_numeral_hold_a_numeral_read_at_the_centre
 def test_no_dissent_where_the_readers_do_not_disagree_that_way(shapes, text):
     b = fuse(SYMBOLS, shapes, text, card_px=190)
     assert dissent(SYMBOLS, shapes, b, text) is b
+
+
+def test_a_skip_or_reverse_whose_corner_reads_a_numeral_clearly_goes_unsure():
+    # a lamp's glare over a yellow 7's centre: the shapes a white blob taken for a reverse, the
+    # centre silent, the corner "7" at 0.98 (real on-black photo, yellow-7-1, glare at its centre:
+    # read as a reverse at 0.97, sure)
+    b = probs("reverse", 0.9)
+    text = TextEvidence((None, 0.0), ("7", 0.98))
+    held = corner_dissent(SYMBOLS, b, text)
+    assert SYMBOLS[int(held.argmax())] == "reverse" and held.max() == DISSENT_CAP < 0.6
+    assert abs(held.sum() - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("top,text", [
+    ("reverse", TextEvidence((None, 0.0), ("7", 0.80))),     # the corner read fairly only
+    ("reverse", TextEvidence((None, 0.0), (None, 0.0))),     # nothing read: the shapes are all there is
+    ("reverse", TextEvidence(("3", 0.9), ("7", 0.98))),      # the centre read: dissent()'s business
+    ("draw2", TextEvidence((None, 0.0), ("2", 0.98))),       # a +2's corner with its plus missed
+    ("7", TextEvidence((None, 0.0), ("7", 0.98))),
+])
+def test_no_corner_dissent_otherwise(top, text):
+    b = probs(top, 0.9)
+    assert corner_dissent(SYMBOLS, b, text) is b
 
 
 def _rendered_face(card: str, seed: int, blur: float) -> np.ndarray:

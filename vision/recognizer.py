@@ -15,7 +15,7 @@ import numpy as np
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two
-from .read.fuse import (clear_symbols, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
+from .read.fuse import (clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
                          read_twice, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.holes import centre_holes
@@ -311,6 +311,7 @@ class Recognizer:
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
+            p = corner_dissent(self.model.classes, p, text)
         colour, colour_share, margin = clip_checked(v)
         colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
         # a hue close to the edge of its colour's range is a doubtful colour (orange against

@@ -218,6 +218,13 @@ ACTIONS = ("skip", "reverse", "draw2")
 # close-up, seed 4101: 7 at 0.97, sure). Either reader may be the one a print fools (the 2024 print's
 # italic 7 looks like a 1 to the classifier), so neither is taken without the table: only a corner
 # index read clearly as the text's numeral settles it. 6 and 9 are left to their bar (_six_or_nine).
+# A skip or a reverse read from the shapes alone, the centre silent, the corner index read clearly
+# as a numeral: a lamp's glare over the centre of a filled-oval green 5 left the shape readers a
+# white blob they took for a reverse, the corner read "5" at 0.98, and the card went out as a
+# reverse, sure (real on-black photo under a glare blob). Two readers disagree: the table is asked.
+# (An S reverse's arrows read "5" in the corner on 2 of 28 real reverses: those are asked too.)
+CORNER_DISSENT = 0.95   # the corner numeral's confidence from which it dissents (0: never)
+GLYPHS = ("skip", "reverse")
 NUMERAL_DISSENT = 0.8   # the shape readers' share for a numeral from which they dissent (1.0: never)
 
 
@@ -260,7 +267,25 @@ def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvi
     corner_too = text.corner[0] == numeral and text.corner[1] >= DISSENT_CORNER
     if numeral not in DIGITS or b[top] <= DISSENT_CAP or text.centre[0] != numeral or corner_too:
         return b
-    # the rest of the belief scaled up in proportion: the numeral stays the first reading
+    return _capped(b, top)
+
+
+def corner_dissent(symbols: list[str], b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
+    """The belief `b` with its skip or reverse held below sure where the centre read no text and
+    the corner index read a numeral clearly (CORNER_DISSENT). Applied to the final belief: evidence
+    weighed after it (the colours, the holes) would lift the cap again."""
+    if text is None or not CORNER_DISSENT:
+        return b
+    top = int(np.argmax(b))
+    if (symbols[top] in GLYPHS and text.centre[0] is None and text.corner[0] in DIGITS
+            and text.corner[1] >= CORNER_DISSENT and b[top] > DISSENT_CAP):
+        return _capped(b, top)
+    return b
+
+
+def _capped(b: np.ndarray, top: int) -> np.ndarray:
+    """The belief with its first symbol at DISSENT_CAP, the rest scaled up in proportion: the
+    first reading stays first, below sure."""
     rest = 1.0 - float(b[top])
     if rest <= 0.0:
         out = np.full(len(b), (1.0 - DISSENT_CAP) / max(1, len(b) - 1))
