@@ -148,3 +148,14 @@ def test_the_run_off_cells_cut_the_card_by_the_share_they_name(name):
         assert vc.short_side(out) == pytest.approx(vc.short_side(dst), rel=1e-4)
         pic = vc.sweep_image(img, src, cell, np.random.default_rng(seed))
         assert pic.shape[:2] == (480, 640)
+
+
+def test_the_overexposed_and_washed_photos_are_what_their_cells_say():
+    va = load_bench("vision_accuracy")
+    img = np.zeros((4, 4, 3), np.uint8)
+    img[:] = (40, 60, 200)                                       # a red, BGR
+    bright = va.overexposed(img)[0, 0].astype(int)
+    assert list(bright) == [100, 150, 255]                       # x2.5, red clipped
+    washed = cv2.cvtColor(va.washed(img), cv2.COLOR_BGR2HSV)[0, 0].astype(int)
+    s = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)[0, 0, 1]
+    assert abs(washed[1] - s * 0.5) <= 2 and abs(int(washed[2]) - 200) <= 1
