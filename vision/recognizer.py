@@ -14,7 +14,8 @@ import numpy as np
 
 from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
-from .read.colour import card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two
+from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
+                          scene_balance)
 from .read.fuse import (clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
                          read_twice, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
@@ -36,6 +37,7 @@ MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
 # the symbol network beside the HOG classifier (vision/read/net.py): for the decks of many prints
 NET_FOR_DECK = {"uno": "uno-symbols-net.onnx", "ono": "uno-symbols-net.onnx"}
 COLOURED_MIN = 0.15     # the share of a card's face in ink under which it has no colour of its own
+SCENE_BALANCE = True    # a photo where nothing was found is read again white-balanced as a whole
 WASHED_OUT = True       # a card with no colour at the bar is looked at again with a faint print's bar
 HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
@@ -606,6 +608,14 @@ class Recognizer:
             # by under TEXT_SAME and the 8 was read as a 5, sure (real-uno-dev at half exposure)
             self._text_cache = []
         readings, backs = self._read_resized(bgr, bgr.shape[1], bgr.shape[0], close_ups)
+        if close_ups and SCENE_BALANCE and not readings:
+            # nothing found: a strong colour cast (a tungsten lamp) may have left no margin white;
+            # the photo is read again balanced on its brightest pixels (colour.scene_balance)
+            balanced = scene_balance(bgr)
+            if balanced is not None:
+                again = self._read_resized(balanced, bgr.shape[1], bgr.shape[0], close_ups)
+                if again[0]:
+                    bgr, (readings, backs) = balanced, again
         if close_ups and UNSTRETCH and is_square(bgr.shape) and (UNSTRETCH_SURE or not (readings and all(r.sure for r in readings))):
             # a photo squashed into a square by a dataset's export: read again at the usual camera
             # aspects (rectify/aspect.py); not on a live table, whose frames come from the camera.

@@ -59,6 +59,7 @@ def palette_for(deck: str) -> tuple:
 CLIPPED = 250    # a pixel with a channel this bright is clipped: it says nothing of the light's colour
 PAPERISH = 0.5   # a pixel may be paper whose smallest channel is at least this share of its largest,
                  # and its largest this share of the card's brightest (black is no paper)
+GAINS = (0.6, 1.6)  # the white balance's least and greatest gain on a channel
 MIN_PAPER = 0.02  # ... and of those unclipped, at least this share of the card to go by
 
 
@@ -80,8 +81,35 @@ def white_balance(card_bgr: np.ndarray) -> np.ndarray:
     if len(ref) < 10:
         return card_bgr
     gains = ref.mean(axis=0).mean() / np.maximum(ref.mean(axis=0), 1.0)
-    gains = np.clip(gains, 0.6, 1.6)  # a coloured cast, not a coloured card, is what we correct
+    gains = np.clip(gains, *GAINS)  # a coloured cast, not a coloured card, is what we correct
     return np.clip(f * gains, 0, 255).astype(np.uint8)
+
+
+CAST_MIN = 1.25      # the brightest pixels' greatest channel over their least from which a photo has a cast
+SCENE_GAINS = (0.4, 2.5)   # ... and the least and greatest gain a whole photo is balanced with
+SCENE_SIDE = 320     # the photo's long side its light is measured at
+
+
+def scene_balance(bgr: np.ndarray) -> np.ndarray | None:
+    """The photo white-balanced on its brightest unclipped pixels (the brightest 3%), or None where
+    those are near grey already (under CAST_MIN). A card's white margin is the brightest thing in
+    most photos of a card; under a tungsten lamp it is orange (its blue at 0.45 of its red), too
+    coloured to be taken for a margin at all, and no card was found in 2 photos of 3 of one print.
+    Only for a photo where nothing was found: balancing a photo whose brightest is a coloured thing
+    would colour its white."""
+    h, w = bgr.shape[:2]
+    k = min(1.0, SCENE_SIDE / max(h, w))
+    small = cv2.resize(bgr, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA) if k < 1 else bgr
+    px = small.reshape(-1, 3).astype(np.float32)
+    px = px[px.max(axis=1) < CLIPPED]
+    if len(px) < 100:
+        return None
+    lum = px.mean(axis=1)
+    ref = px[lum >= np.float32(percentile(lum, 97))].mean(axis=0)
+    if float(ref.min()) < 1.0 or float(ref.max() / ref.min()) < CAST_MIN:
+        return None
+    gains = np.clip(ref.mean() / ref, *SCENE_GAINS).astype(np.float32)
+    return np.clip(bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
 def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE_BUCKETS,
