@@ -59,8 +59,8 @@ def palette_for(deck: str) -> tuple:
 CLIPPED = 250    # a pixel with a channel this bright is clipped: it says nothing of the light's colour
 PAPERISH = 0.5   # a pixel may be paper whose smallest channel is at least this share of its largest,
                  # and its largest this share of the card's brightest (black is no paper)
-GAINS = (0.6, 1.6)  # the white balance's least and greatest gain on a channel
 MIN_PAPER = 0.02  # ... and of those unclipped, at least this share of the card to go by
+GAINS = (0.6, 1.6)  # the white balance's least and greatest gain on a channel
 
 
 def white_balance(card_bgr: np.ndarray) -> np.ndarray:

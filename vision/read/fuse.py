@@ -218,6 +218,7 @@ ACTIONS = ("skip", "reverse", "draw2")
 # close-up, seed 4101: 7 at 0.97, sure). Either reader may be the one a print fools (the 2024 print's
 # italic 7 looks like a 1 to the classifier), so neither is taken without the table: only a corner
 # index read clearly as the text's numeral settles it. 6 and 9 are left to their bar (_six_or_nine).
+NUMERAL_DISSENT = 0.8   # the shape readers' share for a numeral from which they dissent (1.0: never)
 # A skip or a reverse read from the shapes alone, the centre silent, the corner index read clearly
 # as a numeral: a lamp's glare over the centre of a filled-oval green 5 left the shape readers a
 # white blob they took for a reverse, the corner read "5" at 0.98, and the card went out as a
@@ -225,7 +226,6 @@ ACTIONS = ("skip", "reverse", "draw2")
 # (An S reverse's arrows read "5" in the corner on 2 of 28 real reverses: those are asked too.)
 CORNER_DISSENT = 0.95   # the corner numeral's confidence from which it dissents (0: never)
 GLYPHS = ("skip", "reverse")
-NUMERAL_DISSENT = 0.8   # the shape readers' share for a numeral from which they dissent (1.0: never)
 
 
 def shapes_dissent(symbols: list[str], shapes: np.ndarray) -> bool:
