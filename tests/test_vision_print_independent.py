@@ -378,6 +378,8 @@ def test_a_skip_or_reverse_whose_corner_reads_a_numeral_clearly_goes_unsure():
     ("reverse", TextEvidence(("3", 0.9), ("7", 0.98))),      # the centre read: dissent()'s business
     ("draw2", TextEvidence((None, 0.0), ("2", 0.98))),       # a +2's corner with its plus missed
     ("7", TextEvidence((None, 0.0), ("7", 0.98))),
+    ("skip", TextEvidence((None, 0.0), ("0", 0.98))),          # a skip's ring reads "0"
+    ("reverse", TextEvidence((None, 0.0), ("5", 0.98))),       # a reverse's S arrows read "5"
 ])
 def test_no_corner_dissent_otherwise(top, text):
     b = probs(top, 0.9)

@@ -220,12 +220,14 @@ ACTIONS = ("skip", "reverse", "draw2")
 # index read clearly as the text's numeral settles it. 6 and 9 are left to their bar (_six_or_nine).
 NUMERAL_DISSENT = 0.8   # the shape readers' share for a numeral from which they dissent (1.0: never)
 # A skip or a reverse read from the shapes alone, the centre silent, the corner index read clearly
-# as a numeral: a lamp's glare over the centre of a filled-oval green 5 left the shape readers a
-# white blob they took for a reverse, the corner read "5" at 0.98, and the card went out as a
-# reverse, sure (real on-black photo under a glare blob). Two readers disagree: the table is asked.
-# (An S reverse's arrows read "5" in the corner on 2 of 28 real reverses: those are asked too.)
+# as a numeral: a lamp's glare over the centre of a yellow 7 left the shape readers a white blob
+# they took for a reverse, the corner read "7" at 0.98, and the card went out as a reverse, sure
+# (real on-black photo under a glare blob). Two readers disagree: the table is asked.
+# Not the numerals a glyph's own corner is read as: a skip's ring as "0", a reverse's S arrows as
+# "5" (transplanted real skips and reverses, and a squashed hand-held reverse whose "5" at another
+# aspect then went out sure, seed 4545)
 CORNER_DISSENT = 0.95   # the corner numeral's confidence from which it dissents (0: never)
-GLYPHS = ("skip", "reverse")
+CORNER_LOOKALIKE = {"skip": ("0",), "reverse": ("5",)}
 
 
 def shapes_dissent(symbols: list[str], shapes: np.ndarray) -> bool:
@@ -272,13 +274,15 @@ def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvi
 
 def corner_dissent(symbols: list[str], b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
     """The belief `b` with its skip or reverse held below sure where the centre read no text and
-    the corner index read a numeral clearly (CORNER_DISSENT). Applied to the final belief: evidence
+    the corner index read clearly a numeral that glyph's corner does not look like (CORNER_DISSENT,
+    CORNER_LOOKALIKE). Applied to the final belief: evidence
     weighed after it (the colours, the holes) would lift the cap again."""
     if text is None or not CORNER_DISSENT:
         return b
     top = int(np.argmax(b))
-    if (symbols[top] in GLYPHS and text.centre[0] is None and text.corner[0] in DIGITS
-            and text.corner[1] >= CORNER_DISSENT and b[top] > DISSENT_CAP):
+    glyph, corner = symbols[top], text.corner[0]
+    if (glyph in CORNER_LOOKALIKE and text.centre[0] is None and corner in DIGITS
+            and corner not in CORNER_LOOKALIKE[glyph] and text.corner[1] >= CORNER_DISSENT and b[top] > DISSENT_CAP):
         return _capped(b, top)
     return b
 
