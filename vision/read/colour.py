@@ -136,12 +136,14 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     unclipped = coloured & ~clipped
     uvotes = _shares(hue, unclipped, palette)
     utop = max(uvotes, key=uvotes.get)
-    # the channels the clipped ink pixels lost: their true hue lies from the hue seen towards those
-    # channels' own (a red clipped in red is redder than it looks, never yellower; a teal clipped
-    # in blue and green lies anywhere between the two)
+    # the channel the clipped ink pixels lost alone: their true hue lies from the hue seen towards
+    # that channel's own (a red clipped in red is redder than it looks, never yellower). Two
+    # channels clipped give no way: a yellow clipped in red and green may be anything between
+    # (synthetic close-ups at 2.5x: yellows taken for the red of their darker unclipped edges)
     lost = card_bgr[my:h - my, mx:w - mx].reshape(-1, 3)[coloured & clipped] >= CLIPPED
+    alone = lost & (lost.sum(axis=1, keepdims=True) == 1)
     towards = sorted({_colour_at(PRIMARY_HUE[c], palette) for c in range(3)
-                      if lost.size and lost[:, c].mean() >= LOST_SHARE} - {None})
+                      if lost.size and alone[:, c].mean() >= LOST_SHARE} - {None})
     # how bright the coloured pixels are against the card's paper (the whole warp's brightest): a
     # print's inks 0.6 and more of it; chroma noise on something black 0.1-0.2
     paper = percentile(whole[..., 2], 97)
@@ -154,7 +156,7 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
 
 
 PRIMARY_HUE = (120, 60, 0)   # OpenCV hue of pure blue, green and red (BGR channel order)
-LOST_SHARE = 0.3             # a channel clipped in this share of the clipped ink pixels moved their hue
+LOST_SHARE = 0.3             # a channel clipped alone in this share of the clipped ink pixels moved their hue
 
 
 def _colour_at(hue: int, palette: tuple) -> str | None:
@@ -177,8 +179,8 @@ UNCLIPPED_MIN = 25   # unclipped ink pixels a colour is read from where the clip
 def clip_checked(v: dict) -> tuple[str, float, float]:
     """(colour, share of the coloured pixels, hue margin) of colour_votes' `v`, read from the
     pixels whose channels are not clipped where they name another colour than all the pixels do,
-    and that colour is one clipping moved the hue away from (the colour of a channel the clipped
-    pixels lost, LOST_SHARE): a red's field clipped in red is red whatever a thumb's unclipped orange
+    and that colour is the one clipping moved the hue away from (the colour of the channel the
+    clipped pixels lost alone, LOST_SHARE): a red's field clipped in red is red whatever a thumb's unclipped orange
     over it says (a synthetic close-up at 2.5 times its exposure, read yellow, sure, without this).
     Measured on the 294 real photos: as they are the two agree on every card; brightened 2.5
     times, all pixels named the wrong colour on 71 of 279 cards (red read yellow, green blue, sure)
