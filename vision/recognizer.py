@@ -57,8 +57,10 @@ UNSTRETCH = True        # a square photo is read again at the usual camera aspec
 UNSTRETCH_SURE = True   # ... also when every card of it read sure (False: only when one did not)
 MIRRORED = True         # a photo's card read unsure, or read sure as a 2 or a 5, is read mirrored back too (_mirror_checked)
 MIRROR_TWINS = {"2": "5", "5": "2"}   # a numeral that reads sure as the other mirrored ...
-TWIN_GAP = 0.1          # ... held below sure (BELOW_MAX) where its mirror reads that other numeral sure, and not this much less or more surely (the readers' own confidence)
-MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its centre and its corner read its symbol
+TWIN_GAP = 0.1          # ... held below sure (BELOW_MAX) where its mirror reads that other numeral sure,
+                        # and not this much less or more surely (the readers' own confidence)
+MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its centre and its corner
+                        # read its symbol
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)

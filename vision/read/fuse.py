@@ -275,14 +275,15 @@ def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvi
 def corner_dissent(symbols: list[str], b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
     """The belief `b` with its skip or reverse held below sure where the centre read no text and
     the corner index read clearly a numeral that glyph's corner does not look like (CORNER_DISSENT,
-    CORNER_LOOKALIKE). Applied to the final belief: evidence
-    weighed after it (the colours, the holes) would lift the cap again."""
+    CORNER_LOOKALIKE). Applied to the final belief: evidence weighed after it (the colours, the
+    holes) would lift the cap again."""
     if text is None or not CORNER_DISSENT:
         return b
     top = int(np.argmax(b))
     glyph, corner = symbols[top], text.corner[0]
     if (glyph in CORNER_LOOKALIKE and text.centre[0] is None and corner in DIGITS
-            and corner not in CORNER_LOOKALIKE[glyph] and text.corner[1] >= CORNER_DISSENT and b[top] > DISSENT_CAP):
+            and corner not in CORNER_LOOKALIKE[glyph] and text.corner[1] >= CORNER_DISSENT
+            and b[top] > DISSENT_CAP):
         return _capped(b, top)
     return b
 
