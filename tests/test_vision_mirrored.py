@@ -55,6 +55,25 @@ def test_a_mirrored_5_read_sure_as_a_2_is_read_as_its_5(rec, monkeypatch, index,
     assert after[0].card == before[0].card == card and after[0].sure
 
 
+@pytest.mark.parametrize("index, card", [(246, "blue-6"), (157, "yellow-draw2"), (261, "blue-reverse"),
+                                         (326, "wild-draw4")])
+def test_a_card_unsure_both_ways_goes_as_the_far_likelier_unsure(rec, monkeypatch, index, card):
+    # mirrored, each reads as another card, unsure; mirrored back it reads far better but is not
+    # clear enough to be sure (only its corner, or no text, reads the symbol): the table gets the
+    # likelier card to confirm (MIRROR_LEAD), not the mirror's guess
+    img, truth = mirrored_closeup(4107, index)
+    assert truth == card
+    monkeypatch.setattr(recognizer, "MIRROR_LEAD", 9.0)
+    before = rec.read(img)
+    assert before and before[0].card != card and not before[0].sure        # the case this is for
+    monkeypatch.setattr(recognizer, "MIRROR_LEAD", 0.25)
+    after = rec.read(img)
+    assert after[0].card == card and not after[0].sure
+    right_way = np.ascontiguousarray(img[:, ::-1])
+    got = rec.read(right_way)
+    assert got[0].card == card
+
+
 def test_a_photo_the_right_way_round_reads_as_before(rec, monkeypatch):
     # not mirrored: the same cards, every one read right, sure as before
     for index in (204, 226):

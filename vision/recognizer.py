@@ -61,6 +61,9 @@ TWIN_GAP = 0.1          # ... held below sure (BELOW_MAX) where its mirror reads
                         # and not this much less or more surely (the readers' own confidence)
 MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its centre and its corner
                         # read its symbol
+MIRROR_LEAD = 0.25      # ... else taken, unsure, where its readers' confidence is this much above the card's
+                        # as it is (a mirrored draw two read as a reverse at 0.21, its corner "+2" mirrored
+                        # back at 0.96; on the 294 real photos as they are no reading changes at 0.1 to 0.4)
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -403,9 +406,10 @@ class Recognizer:
         A selfie camera, or a webcam script's cv2.flip, saves the picture mirrored: every numeral
         reads backwards, mostly unsure, but a 5 reads as a 2, sure (MIRROR_TWINS, TWIN_GAP). The card
         mirrored back is its warp with the outline's corners swapped side for side. Its reading
-        counts only where it is sure and the text reader clearly reads its symbol (a numeral, +2 or
-        +4, which read only the right way round: a 9 read unsure as it is was read as a skip, sure,
-        by the shapes mirrored)."""
+        counts as sure only where it is sure and the text reader clearly reads its symbol (a numeral,
+        +2 or +4, which read only the right way round: a 9 read unsure as it is was read as a skip,
+        sure, by the shapes mirrored); a card unsure both ways goes as the far likelier of the two,
+        unsure (MIRROR_LEAD)."""
         sure = card is not None and self.calibration(conf * trust) >= CONFIRM_THRESHOLD
         twin = MIRROR_TWINS.get(self.deck.cards[card].symbol) if sure else None
         if sure and twin is None:
@@ -424,6 +428,11 @@ class Recognizer:
             return m_card, m_conf, False
         if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
+        if not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD:
+            # a card read unsure both ways, far better mirrored back: the likelier reading goes to
+            # the table, unsure (only the centre or the corner read its symbol, or neither: a
+            # reverse's arrows, a draw two's mini cards)
+            return m_card, m_conf, True
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
         # mirrored read as a 2 at 0.64-0.84 and its 5 mirrored back at 0.87-1.00, 0.11 or more
