@@ -116,3 +116,29 @@ def test_a_reverse_read_unsure_is_not_taken_for_the_5_its_mirror_reads_at_the_ce
     assert got and not (got[0].sure and got[0].card != "red-reverse"), got[:1]
     monkeypatch.setattr(recognizer, "MIRROR_BOTH", False)
     assert rec.read(picture)[0].card == "red-5"           # the case this is for
+
+
+REAL2 = ROOT.parent / "shared" / "real-uno-dev2" / "on-black"
+
+
+@pytest.mark.skipif(not (REAL2 / "labels.csv").exists(), reason="development photos not present")
+def test_a_mirrored_9_read_as_a_skip_is_asked_not_taken(rec, monkeypatch):
+    # the on-black print's yellow 9, mirrored: its shapes read a skip, sure, and no text was read;
+    # mirrored back, the centre reads "9" (MIRROR_SHAPES)
+    img = cv2.imread(str(REAL2 / "yellow-9-1.jpg"))
+    mirrored = np.ascontiguousarray(img[:, ::-1])
+    monkeypatch.setattr(recognizer, "MIRROR_SHAPES", ())
+    before = rec.read(mirrored)
+    assert before[0].card == "yellow-skip" and before[0].sure          # the case this is for
+    monkeypatch.setattr(recognizer, "MIRROR_SHAPES", ("skip", "reverse"))
+    after = rec.read(mirrored)
+    assert not after[0].sure
+    assert rec.read(img)[0].card == "yellow-9"
+
+
+@pytest.mark.skipif(not (REAL2 / "labels.csv").exists(), reason="development photos not present")
+@pytest.mark.parametrize("name", ["yellow-skip-1.jpg", "blue-reverse-3.jpg", "green-reverse-3.jpg"])
+def test_a_skip_or_reverse_the_right_way_round_stays_sure(rec, name):
+    # mirrored back, a skip reads a skip, and a reverse a 3 with no text read clearly: nothing to ask
+    got = rec.read(cv2.imread(str(REAL2 / name)))
+    assert got[0].card == name.rsplit("-", 1)[0] and got[0].sure

@@ -16,7 +16,7 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
+from .read.fuse import (CORNER_LOOKALIKE, centre_reads, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
                          read_twice, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.holes import centre_holes
@@ -61,6 +61,9 @@ TWIN_GAP = 0.1          # ... held below sure (BELOW_MAX) where its mirror reads
                         # and not this much less or more surely (the readers' own confidence)
 MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its centre and its corner
                         # read its symbol
+NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
+MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
+                        # and is asked where that reads the numeral of another card
 MIRROR_LEAD = 0.25      # ... else taken, unsure, where its readers' confidence is this much above the card's
                         # as it is (a mirrored draw two read as a reverse at 0.21, its corner "+2" mirrored
                         # back at 0.96; on the 294 real photos as they are no reading changes at 0.1 to 0.4)
@@ -411,11 +414,17 @@ class Recognizer:
         sure, by the shapes mirrored); a card unsure both ways goes as the far likelier of the two,
         unsure (MIRROR_LEAD)."""
         sure = card is not None and self.calibration(conf * trust) >= CONFIRM_THRESHOLD
-        twin = MIRROR_TWINS.get(self.deck.cards[card].symbol) if sure else None
-        if sure and twin is None:
-            return card, conf, False
-        as_is = self._last_text
+        symbol = self.deck.cards[card].symbol if card is not None else None
+        twin = MIRROR_TWINS.get(symbol) if sure else None
         flipped = Quad(q.pts[[1, 0, 3, 2]], q.score)
+        if sure and twin is None:
+            # a shape read sure where no text was read clearly may be a numeral mirrored: a 9
+            # mirrored read as a skip, sure; mirrored back, its centre read "9" (real on-black
+            # photos mirrored). The shape is asked where the centre's big print, mirrored back,
+            # reads a numeral clearly (MIRROR_SHAPES); only the centre is read, not the whole card
+            shape = symbol in MIRROR_SHAPES and not clear_symbols(self._last_text or NO_TEXT)
+            return card, conf, shape and self._mirrored_centre_reads_numeral(frame, flipped, symbol)
+        as_is = self._last_text
         m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
         text = self._last_text
         m_symbol = self.deck.cards[m_card].symbol if m_card is not None else None
@@ -438,6 +447,15 @@ class Recognizer:
         # mirrored read as a 2 at 0.64-0.84 and its 5 mirrored back at 0.87-1.00, 0.11 or more
         # apart; a 2 mirrored as a 5 at 0.6 at most); too close to tell, the table is asked
         return card, conf, m_sure and sure and m_symbol == twin and conf < m_conf + TWIN_GAP
+
+    def _mirrored_centre_reads_numeral(self, frame: np.ndarray, flipped: Quad, symbol: str) -> bool:
+        """Whether the centre of the card mirrored back (its outline's corners swapped side for
+        side) reads clearly as a symbol of the deck's other than the shape `symbol` read as it is.
+        The centre's big print, not a corner's: a classic reverse's corner arrows mirrored read "1"
+        at 0.90; nor the numeral the shape's own drawing reads as (a reverse's S arrows, "5")."""
+        centre = self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H)))
+        told = centre_reads(TextEvidence(centre, (None, 0.0))) - {symbol} - set(CORNER_LOOKALIKE.get(symbol, ()))
+        return bool(told & {c.symbol for c in self.deck.cards.values()})
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure

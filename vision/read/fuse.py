@@ -139,6 +139,11 @@ def clear_symbols(text: TextEvidence) -> set[str] | None:
     return a & b if a is not None and b is not None else a or b
 
 
+def centre_reads(text: TextEvidence) -> set[str]:
+    """The symbols the centre's big print reads clearly (empty when it does not)."""
+    return _supports(text.centre) or set()
+
+
 def read_twice(text: TextEvidence) -> set[str]:
     """The symbols the centre and the corner index both read clearly (empty when either did not)."""
     a, b = _supports(text.centre), _supports(text.corner)

@@ -166,6 +166,14 @@ class TextReader:
         return TextEvidence(centre, corner, six_nine, second)
 
 
+    def read_centre(self, card_bgr: np.ndarray) -> tuple[str | None, float]:
+        """The symbol the centre of a rectified card reads as, either way up, and its confidence:
+        read_card's first look at the centre alone (two crops, one batch)."""
+        card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
+                          if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
+        return _best(self.read_lines([_crop(card, CENTRE), _crop(card[::-1, ::-1], CENTRE)]))
+
+
 def places_in_view(quad: np.ndarray, shape: tuple) -> tuple[float, float]:
     """(centre, corner): how much of each place text is read from lies inside the picture, for a
     card at `quad` in a picture of `shape`; the corner is the mean of the two corner indices."""
