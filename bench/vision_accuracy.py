@@ -30,6 +30,11 @@ Cells (groups for --cells):
              keyboard and papers), held with a thumb over an edge or lying, short side 15-90 %,
              any turn, tilted up to 45 degrees, lamp gradients, glare, blur, noise (--transplant
              N per face, default 2; the seed places them);
+  tables     table scenes from above laid out as the synthetic scenes are (a discard pile, loose
+             cards, backs, hands, a camera at a slant), their faces the real photos' cards lifted
+             out as for transplant, one print a cell (real-uno-dev; on-black and hand-held, one
+             print): every whole face-up card, matched as in scenes (--tables N scenes a cell,
+             default 120; the seed lays them out);
   scenes     held-out synthetic table scenes from above (vision.synth make_scene, seed 4242, never
              trained on): every whole face-up card, read as the reading whose quad overlaps it at
              IoU >= 0.5 (none = wrong); and the demo recording: `tableref watch demo.mp4 --deck ono`
@@ -44,7 +49,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,sweep,transplant,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,sweep,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
@@ -90,7 +95,8 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "sweep", "transplant", "scenes", "synthetic", "lopo")
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "sweep", "transplant", "tables", "scenes", "synthetic",
+          "lopo")
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
@@ -210,6 +216,47 @@ def transplant(rec: Recognizer, folder: Path, cell: str, seed: int, per_face: in
             got, conf, sure = first_reading(rec, pic)
             items.append(item(cell, f"{name} #{k}", truth, got, conf, sure))
     return items, {"skipped": skipped}
+
+
+# ---------------------------------------------------------------- 2c. real faces on tables, from above
+
+def lifted_faces(rec: Recognizer, folders: list[Path]) -> dict[str, list[np.ndarray]]:
+    """Card id -> the faces of its photos in `folders`, lifted out along the outline the recognizer
+    reads right (a photo it misreads gives none)."""
+    faces: dict[str, list[np.ndarray]] = {}
+    for folder in folders:
+        for name, truth in real_rows(folder):
+            if truth is None or truth not in rec.deck.cards:
+                continue
+            img = cv2.imread(str(folder / name))
+            reads = rec.read(img)
+            if reads and reads[0].card == truth:
+                faces.setdefault(truth, []).append(vc.lift_face(img, reads[0].quad.pts))
+    return faces
+
+
+def real_tables(rec: Recognizer, faces: dict[str, list[np.ndarray]], cell: str, n: int, seed: int) -> list[dict]:
+    """Table scenes from above as the synthetic scenes lay them out (vision.synth.generate.compose:
+    a discard pile, loose cards, a draw pile of backs, hands reaching in, a camera above at a slant,
+    its light and noise), their faces real cards of one print (`faces`); every whole face-up card
+    read as the reading whose quad overlaps it best (IoU >= 0.5), as in `scenes`."""
+    from vision.locate import quad_iou
+    from vision.synth.generate import compose
+    items = []
+    for i in range(n):
+        g, rng = np.random.default_rng([seed, 11, i]), random.Random(seed * 7_919 + i)
+        img, labels = compose(rec.deck.id, g, rng, 640, 480, faces=faces)
+        reads = rec.read(img)
+        for c in labels["cards"]:
+            if c["card"] == "back" or c["visible"] < 0.9:
+                continue
+            q = np.array(c["quad"], np.float32)
+            best = max(reads, key=lambda r: quad_iou(r.quad.pts, q), default=None)
+            if best is not None and quad_iou(best.quad.pts, q) >= 0.5:
+                items.append(item(cell, f"table {i}", c["card"], best.card, best.confidence, best.sure))
+            else:
+                items.append(item(cell, f"table {i}", c["card"], "(none)", 0, False))
+    return items
 
 
 # ---------------------------------------------------------------- 3. table scenes from above
@@ -352,7 +399,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,sweep,transplant,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,sweep,transplant,tables,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -363,6 +410,7 @@ def main(argv=None) -> int:
     ap.add_argument("--real2", default=str(REAL2))
     ap.add_argument("--lopo", metavar="DIR", help="folder of ono-symbols-without-P.npz models (bench/train_lopo.sh)")
     ap.add_argument("--transplant", type=int, default=2, help="new close-ups per lifted real face")
+    ap.add_argument("--tables", type=int, default=120, help="table scenes a cell with real faces (quick: a quarter)")
     ap.add_argument("--lopo-n", type=int, default=300, help="renders per print family in the lopo cell")
     ap.add_argument("--no-demo", action="store_true", help="skip the demo recording in the scenes group")
     ap.add_argument("--json", action="store_true")
@@ -430,6 +478,13 @@ def main(argv=None) -> int:
                 items += got
                 if info["skipped"]:
                     res["notes"].append(f"{cell}: {len(info['skipped'])} photos misread as they are, not lifted")
+    if "tables" in groups and uno_family:
+        for cell, folders in (("tables real-uno-dev", [Path(args.real)]),
+                              ("tables real-uno-dev2", [Path(args.real2) / "on-black", Path(args.real2) / "hand-held"])):
+            folders = [f for f in folders if (f / "labels.csv").exists()]
+            if folders:
+                faces = timed("tables", lifted_faces, rec, folders)
+                items += timed("tables", real_tables, rec, faces, cell, args.tables // (4 if args.quick else 1), args.seed)
     if "scenes" in groups:
         n = args.scenes if args.scenes is not None else (40 if args.quick else 200)
         items += timed("scenes", scenes, rec, args.deck, n)
@@ -457,7 +512,7 @@ def main(argv=None) -> int:
     pooled = {"real photos as is": [it for it in items if it["cell"] in real_cells],
               "real photos + sweep": [it for it in items if it["cell"] in real_cells or it["cell"].startswith("sweep ")],
               # the cells least tuned on: real cards in new surroundings, and scenes from above
-              "transplant + scenes": [it for it in items if it["cell"].startswith(("transplant ", "scenes"))]}
+              "transplant + tables + scenes": [it for it in items if it["cell"].startswith(("transplant ", "tables ", "scenes"))]}
     res["calibration"] = {k: vc.calibration(v) for k, v in pooled.items() if v}
     if args.dump:
         with open(args.dump, "w") as f:

@@ -159,3 +159,38 @@ def test_the_overexposed_and_washed_photos_are_what_their_cells_say():
     washed = cv2.cvtColor(va.washed(img), cv2.COLOR_BGR2HSV)[0, 0].astype(int)
     s = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)[0, 0, 1]
     assert abs(washed[1] - s * 0.5) <= 2 and abs(int(washed[2]) - 200) <= 1
+
+
+def test_a_table_scene_of_given_faces_lays_out_those_faces_where_its_labels_say():
+    # the tables cell: generate.compose with real faces instead of renders; here two plain faces of
+    # colours no render has (a pure magenta and a pure cyan field in a white margin)
+    from vision.synth.generate import compose
+
+    def face(bgr):
+        f = np.full((174, 112, 4), 255, np.uint8)
+        f[10:-10, 8:-8, :3] = bgr
+        return cv2.cvtColor(f, cv2.COLOR_BGRA2RGBA)
+
+    faces = {"red-7": [face((255, 0, 255))], "blue-2": [face((255, 255, 0))]}
+    seen = 0
+    for i in range(6):
+        img, labels = compose("uno", np.random.default_rng([5, i]), random.Random(i), 640, 480, faces=faces)
+        for c in labels["cards"]:
+            if c["card"] == "back":
+                continue
+            assert c["card"] in faces
+            if c["visible"] < 0.95 or c.get("role") != "single" and not c.get("top"):
+                continue
+            mask = np.zeros(img.shape[:2], np.uint8)
+            q = np.float32(c["quad"])
+            centre = q.mean(axis=0)
+            cv2.fillPoly(mask, [np.int32(centre + (q - centre) * 0.5)], 1)
+            b, g, r = (float(img[..., k][mask > 0].mean()) for k in range(3))
+            # the card's middle shows its face's colour: magenta (red and blue high, green low), or cyan
+            if c["card"] == "red-7":
+                assert r > g + 60 and b > g + 60, (b, g, r)
+            else:
+                assert g > r + 60 and b > r + 60, (b, g, r)
+            seen += 1
+    assert seen >= 3
+

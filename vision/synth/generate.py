@@ -42,16 +42,19 @@ def _inside(fp: np.ndarray, margin: float, g: np.random.Generator) -> np.ndarray
     return top + (bot - top) * b
 
 
-def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int, edge=None):
+def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int, edge=None,
+            faces: dict[str, list[np.ndarray]] | None = None):
     """Builds the canvas and camera; returns (image BGR, labels dict). `edge`: the cards' border
-    colour (RGB) when the deck is not edged in white."""
+    colour (RGB) when the deck is not edged in white. `faces`: card id -> RGBA pictures of that
+    card's face (real cards lifted from photos, bench/vision_cells.py lift_face) to lay out instead
+    of rendered ones; the scene's cards are drawn from those ids."""
     S = int(max(out_w, out_h) * 1.5)
     table, kind = make_table(g, S)
     canvas = Canvas(table.copy())
     H = camera(g, S, out_w, out_h)
     fp = footprint(H, out_w, out_h)
     fp_w = float(np.linalg.norm(fp[2] - fp[3]))          # the footprint's near edge, in canvas pixels
-    ids = card_ids(deck)
+    ids = sorted(faces) if faces else card_ids(deck)
     style = style_for(deck, rng)                          # one print per scene, as one real deck
     if edge is not None:
         style = replace(style, edge=edge)
@@ -60,6 +63,8 @@ def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, o
     size = (rw, int(round(rw * CARD_ASPECT)))
 
     def face(cid):
+        if faces:
+            return cv2.resize(rng.choice(faces[cid]), size, interpolation=cv2.INTER_AREA)
         s = replace(style, seed=rng.getrandbits(32), wear=max(0.0, style.wear + rng.uniform(-0.2, 0.2)))
         return render_card(cid, deck, style=s, size=size)
 
