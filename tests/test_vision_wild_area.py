@@ -14,7 +14,8 @@ from referee import load_deck
 from vision.art.style import random_style
 from vision.art.uno import draw_face
 from vision.read.colour import colour_votes, four_colour_area, scarcest_two
-from vision.read.fuse import NO_COLOURS, NO_COLOURS_WILD, WILD_AREA_DRAW4, few_colours_evidence, four_colour_evidence
+from vision.read.fuse import (FOUR_COLOURS, FOUR_COLOURS_ONE, NO_COLOURS, NO_COLOURS_WILD, WILD_AREA_DRAW4,
+                              few_colours_evidence, four_colour_evidence)
 from vision.recognizer import Recognizer
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
@@ -46,7 +47,9 @@ def test_a_big_area_turns_a_plus4_belief_into_a_wild_and_a_small_one_changes_not
     # the +4 weighed down by WILD_AREA_DRAW4 against the wild: 0.9 x 0.1 = 0.09 against 0.08
     assert big[3] / big[2] == pytest.approx(0.90 * WILD_AREA_DRAW4 / 0.08)
     assert big.sum() == pytest.approx(1.0)
-    assert np.allclose(four_colour_evidence(SYMBOLS, p, 0.15), p)          # four mini cards
+    minis = four_colour_evidence(SYMBOLS, p, 0.15)                            # four mini cards: the +4
+    assert minis[3] / minis[2] == pytest.approx(0.90 / 0.08)                 # not weighed against the wild
+    assert np.allclose(four_colour_evidence(SYMBOLS, p, 0.05), p)            # under FOUR_COLOURS: nothing
     assert np.allclose(four_colour_evidence(["1", "2"], p[:2] / p[:2].sum(), 0.9), p[:2] / p[:2].sum())
 
 
@@ -79,6 +82,36 @@ def test_a_face_without_its_scarcest_two_colours_is_no_wild():
     lettered = {"coloured": 0.08, "votes": {"red": 0.17, "yellow": 0.19, "green": 0.28, "blue": 0.36}}
     assert scarcest_two(lettered) >= NO_COLOURS
     assert np.allclose(few_colours_evidence(SYMBOLS, p, scarcest_two(lettered)), p)
+
+
+def test_a_face_showing_all_four_colours_is_no_card_of_one_colour():
+    # by hand: a black face, 16% coloured, four mini cards of about a quarter each: 4 x 0.16 x 0.22
+    four = {"coloured": 0.16, "votes": {"red": 0.24, "yellow": 0.30, "green": 0.22, "blue": 0.24}}
+    assert four_colour_area(four) == pytest.approx(0.1408)
+    p = np.array([0.66, 0.04, 0.10, 0.20])                 # the text reader's "1" for the stack of minis
+    got = four_colour_evidence(SYMBOLS, p, four_colour_area(four))
+    # the one-colour symbols weighed down by FOUR_COLOURS_ONE, the two wilds kept: 0.66 x 0.2 against 0.20
+    assert got[0] / got[3] == pytest.approx(0.66 * FOUR_COLOURS_ONE / 0.20)
+    assert got[2] / got[3] == pytest.approx(0.10 / 0.20)
+    assert SYMBOLS[int(got.argmax())] == "wild-draw4"
+    # a red card with stray yellow and green, a trace of blue: far under the bar, as read before
+    red = {"coloured": 0.7, "votes": {"red": 0.93, "yellow": 0.04, "green": 0.025, "blue": 0.005}}
+    assert four_colour_area(red) < FOUR_COLOURS / 4
+    assert np.allclose(four_colour_evidence(SYMBOLS, p, four_colour_area(red)), p)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_rendered_coloured_cards_of_every_print_show_no_four_colour_area(family):
+    for card in ("red-7", "yellow-skip", "green-draw2", "blue-reverse"):
+        for s, votes in rendered_votes(card, family, n=6):
+            assert four_colour_area(votes) < FOUR_COLOURS / 4, (card, family, s)
+
+
+@pytest.mark.parametrize("family", ["classic", "filled-oval", "ring-2018"])
+def test_rendered_wild_draw_fours_of_mini_cards_show_all_four_colours(family):
+    # the prints that draw a +4 as four mini cards (a fan, a staircase)
+    areas = [four_colour_area(votes) for _, votes in rendered_votes("wild-draw4", family)]
+    assert np.median(areas) >= FOUR_COLOURS, (family, np.round(areas, 3))
 
 
 @pytest.mark.parametrize("family", FAMILIES)

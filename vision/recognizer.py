@@ -437,10 +437,12 @@ class Recognizer:
             return m_card, m_conf, False
         if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
-        if not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD:
+        if (not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD
+                and not _lookalikes(symbol, m_symbol)):
             # a card read unsure both ways, far better mirrored back: the likelier reading goes to
             # the table, unsure (only the centre or the corner read its symbol, or neither: a
-            # reverse's arrows, a draw two's mini cards)
+            # reverse's arrows, a draw two's mini cards). Not a shape and the numeral its drawing
+            # reads as: a classic reverse's S arrows mirrored read "5" at 0.97 (real-uno-dev at 2.5x)
             return m_card, m_conf, True
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
@@ -723,6 +725,11 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.
     if border.depth <= 0:
         return []
     return [(card_round(q.pts, border.depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
+
+
+def _lookalikes(a: str | None, b: str | None) -> bool:
+    """Whether two symbols are a shape and the numeral its drawing reads as (CORNER_LOOKALIKE)."""
+    return b in CORNER_LOOKALIKE.get(a, ()) or a in CORNER_LOOKALIKE.get(b, ())
 
 
 def _nested(a, b) -> bool:

@@ -311,15 +311,31 @@ def _capped(b: np.ndarray, top: int) -> np.ndarray:
 # photos of two prints. A wild of lettering only ("WILD") covers little, so a small area says nothing.
 WILD_AREA = (0.25, 0.40)    # from no evidence to full evidence against the wild draw four
 WILD_AREA_DRAW4 = 0.1       # L(a big four-colour area | wild draw four): a print we have not seen may have one
+# Any four-colour area worth the name shows all four colours, as no card of one colour does (session
+# 38). Measured (four_colour_area, the most any look at a photo gave): the 283 coloured cards of the
+# real photos at most 0.0012 (at 2.5x exposure and at half saturation too), 382 synthetic close-ups of
+# the six prints at most 0.029 (one green 1; the next 0.0012); the real wilds 0.136 and more, the
+# synthetic wild draw fours 0.017 and more where not 0. A knock-off wild draw four (four mini cards on
+# black, no "+4" printed; 0.16) had read as a yellow 1, the text reader taking the stack of minis
+# for a "1" at 0.99.
+FOUR_COLOURS = 0.06         # from this four-colour area, the face is a wild's or a wild draw four's ...
+FOUR_COLOURS_ONE = 0.2      # ... L(such an area | a card of one colour): an outline that took in
+                            # neighbours of other colours may show some of all four
 
 
 def four_colour_evidence(symbols: list[str], b: np.ndarray, area: float) -> np.ndarray:
-    """The belief with a big four-colour area taken into account: it is a wild's, not a wild draw
-    four's (the classifier took the classic print's "WILD" over its oval for a +4, sure of it)."""
+    """The belief with the four-colour area taken into account: any area of FOUR_COLOURS or more is
+    a wild's or a wild draw four's, not a card of one colour's; a big one is a wild's, not a wild
+    draw four's (the classifier took the classic print's "WILD" over its oval for a +4, sure of it)."""
     if "wild-draw4" not in symbols:
         return b
-    t = float(np.clip((area - WILD_AREA[0]) / (WILD_AREA[1] - WILD_AREA[0]), 0.0, 1.0))
     b = np.asarray(b, np.float64).copy()
+    if area >= FOUR_COLOURS:
+        wilds = [symbols.index(s) for s in ("wild", "wild-draw4") if s in symbols]
+        keep = b[wilds].copy()
+        b *= FOUR_COLOURS_ONE
+        b[wilds] = keep
+    t = float(np.clip((area - WILD_AREA[0]) / (WILD_AREA[1] - WILD_AREA[0]), 0.0, 1.0))
     b[symbols.index("wild-draw4")] *= 1.0 - (1.0 - WILD_AREA_DRAW4) * t
     return b / b.sum()
 
