@@ -64,6 +64,8 @@ MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its 
 NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
 MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
                         # and is asked where that reads the numeral of another card
+MIRROR_LOOKALIKE = {**CORNER_LOOKALIKE, "reverse": ("3", "5")}   # a shape and the numerals its drawing reads as,
+                        # either way round (the S arrows without their heads read "3")
 MIRROR_LEAD = 0.25      # ... else taken, unsure, where its readers' confidence is this much above the card's
                         # as it is (a mirrored draw two read as a reverse at 0.21, its corner "+2" mirrored
                         # back at 0.96; on the 294 real photos as they are no reading changes at 0.1 to 0.4)
@@ -437,12 +439,16 @@ class Recognizer:
             return m_card, m_conf, False
         if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
+        told = clear_symbols(text) or set() if text is not None else set()
         if (not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD
-                and not _lookalikes(symbol, m_symbol)):
-            # a card read unsure both ways, far better mirrored back: the likelier reading goes to
-            # the table, unsure (only the centre or the corner read its symbol, or neither: a
-            # reverse's arrows, a draw two's mini cards). Not a shape and the numeral its drawing
-            # reads as: a classic reverse's S arrows mirrored read "5" at 0.97 (real-uno-dev at 2.5x)
+                and m_symbol in told and symbol not in told and not _lookalikes(symbol, m_symbol)):
+            # a card read unsure both ways, far better mirrored back, where the text reads its
+            # symbol there (only the centre or only the corner: a draw two's centre shows mini
+            # cards): the likelier reading goes to the table, unsure. Text is what tells which way
+            # round a card is: a shape looks alike both ways (a red 9 at half saturation, read
+            # unsure as it is, read as a skip mirrored back). Not a shape and a numeral its
+            # drawing reads as (MIRROR_LOOKALIKE): a classic reverse's S arrows mirrored read "5"
+            # at 0.97 (real-uno-dev at 2.5x), a filled-oval print's "3" (a table scene)
             return m_card, m_conf, True
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
@@ -454,9 +460,9 @@ class Recognizer:
         """Whether the centre of the card mirrored back (its outline's corners swapped side for
         side) reads clearly as a symbol of the deck's other than the shape `symbol` read as it is.
         The centre's big print, not a corner's: a classic reverse's corner arrows mirrored read "1"
-        at 0.90; nor the numeral the shape's own drawing reads as (a reverse's S arrows, "5")."""
+        at 0.90; nor a numeral the shape's own drawing reads as (a reverse's S arrows, "3" or "5")."""
         centre = self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H)))
-        told = centre_reads(TextEvidence(centre, (None, 0.0))) - {symbol} - set(CORNER_LOOKALIKE.get(symbol, ()))
+        told = centre_reads(TextEvidence(centre, (None, 0.0))) - {symbol} - set(MIRROR_LOOKALIKE.get(symbol, ()))
         return bool(told & {c.symbol for c in self.deck.cards.values()})
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
@@ -728,8 +734,8 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.
 
 
 def _lookalikes(a: str | None, b: str | None) -> bool:
-    """Whether two symbols are a shape and the numeral its drawing reads as (CORNER_LOOKALIKE)."""
-    return b in CORNER_LOOKALIKE.get(a, ()) or a in CORNER_LOOKALIKE.get(b, ())
+    """Whether two symbols are a shape and a numeral its drawing reads as (MIRROR_LOOKALIKE)."""
+    return b in MIRROR_LOOKALIKE.get(a, ()) or a in MIRROR_LOOKALIKE.get(b, ())
 
 
 def _nested(a, b) -> bool:
