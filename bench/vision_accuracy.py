@@ -240,22 +240,31 @@ def real_tables(rec: Recognizer, faces: dict[str, list[np.ndarray]], cell: str, 
     a discard pile, loose cards, a draw pile of backs, hands reaching in, a camera above at a slant,
     its light and noise), their faces real cards of one print (`faces`); every whole face-up card
     read as the reading whose quad overlaps it best (IoU >= 0.5), as in `scenes`."""
-    from vision.locate import quad_iou
     from vision.synth.generate import compose
     items = []
     for i in range(n):
         g, rng = np.random.default_rng([seed, 11, i]), random.Random(seed * 7_919 + i)
         img, labels = compose(rec.deck.id, g, rng, 640, 480, faces=faces)
-        reads = rec.read(img)
-        for c in labels["cards"]:
-            if c["card"] == "back" or c["visible"] < 0.9:
-                continue
-            q = np.array(c["quad"], np.float32)
-            best = max(reads, key=lambda r: quad_iou(r.quad.pts, q), default=None)
-            if best is not None and quad_iou(best.quad.pts, q) >= 0.5:
-                items.append(item(cell, f"table {i}", c["card"], best.card, best.confidence, best.sure))
-            else:
-                items.append(item(cell, f"table {i}", c["card"], "(none)", 0, False))
+        items += scene_items(rec, img, labels, cell, f"table {i}")
+    return items
+
+
+def scene_items(rec: Recognizer, img: np.ndarray, labels: dict, cell: str, name: str) -> list[dict]:
+    """Every whole face-up card (visible >= 0.9) of a labelled scene, read as the reading whose
+    quad overlaps it best (IoU >= 0.5); a card no reading overlaps is wrong, not sure."""
+    from vision.locate import quad_iou
+    reads = rec.read(img)
+    items = []
+    for c in labels["cards"]:
+        if c["card"] == "back" or c["visible"] < 0.9:
+            continue
+        q = np.array(c["quad"], np.float32)
+        best = max(reads, key=lambda r: quad_iou(r.quad.pts, q), default=None)
+        if best is not None and quad_iou(best.quad.pts, q) >= 0.5:
+            sure = getattr(best, "sure", best.confidence >= CONFIRM_THRESHOLD)
+            items.append(item(cell, name, c["card"], best.card, best.confidence, sure))
+        else:
+            items.append(item(cell, name, c["card"], "(none)", 0, False))
     return items
 
 
@@ -264,24 +273,12 @@ def real_tables(rec: Recognizer, faces: dict[str, list[np.ndarray]], cell: str, 
 def scenes(rec: Recognizer, deck: str, n: int, seed: int = SCENE_SEED) -> list[dict]:
     """Every whole face-up card (visible >= 0.9) of n held-out synthetic scenes, read as the reading
     whose quad overlaps it best (IoU >= 0.5); a card no reading overlaps is wrong, not sure."""
-    from vision.locate import quad_iou
     from vision.synth.generate import make_scene
     items = []
     for i in range(n):
         jpeg, labels = make_scene(deck, seed, i, 640)
         img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-        reads = rec.read(img)
-        for c in labels["cards"]:
-            if c["card"] == "back" or c["visible"] < 0.9:
-                continue
-            g = np.array(c["quad"], np.float32)
-            best = max(reads, key=lambda r: quad_iou(r.quad.pts, g), default=None)
-            if best is not None and quad_iou(best.quad.pts, g) >= 0.5:
-                sure = getattr(best, "sure", best.confidence >= CONFIRM_THRESHOLD)
-                items.append(item("scenes from above", f"scene {i} ({labels['table']})", c["card"], best.card,
-                                  best.confidence, sure))
-            else:
-                items.append(item("scenes from above", f"scene {i} ({labels['table']})", c["card"], "(none)", 0, False))
+        items += scene_items(rec, img, labels, "scenes from above", f"scene {i} ({labels['table']})")
     return items
 
 

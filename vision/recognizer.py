@@ -16,8 +16,8 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (CORNER_LOOKALIKE, centre_reads, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence, fuse, holes_evidence,
-                         read_twice, second_look, shapes_dissent)
+from .read.fuse import (CORNER_LOOKALIKE, centre_reads, clear_symbols, corner_dissent, dissent, few_colours_evidence,
+                         four_colour_evidence, fuse, holes_evidence, read_twice, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
@@ -66,9 +66,10 @@ MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly,
                         # and is asked where that reads the numeral of another card
 MIRROR_LOOKALIKE = {**CORNER_LOOKALIKE, "reverse": ("3", "5")}   # a shape and the numerals its drawing reads as,
                         # either way round (the S arrows without their heads read "3")
-MIRROR_LEAD = 0.25      # ... else taken, unsure, where its readers' confidence is this much above the card's
-                        # as it is (a mirrored draw two read as a reverse at 0.21, its corner "+2" mirrored
-                        # back at 0.96; on the 294 real photos as they are no reading changes at 0.1 to 0.4)
+MIRROR_LEAD = 0.25      # a card read unsure both ways goes, unsure, as read mirrored back where its readers'
+                        # confidence there is this much above the card's as it is and the text reads its
+                        # symbol there (a mirrored draw two read as a reverse at 0.21, its corner "+2"
+                        # mirrored back at 0.96); the 294 real photos as they are read the same
 WORK_SIDE = 2048        # pixels: a longer picture is read shrunk to this long side (read_all), as a longer
                         # photo file is decoded (vision/imageio.py MAX_SIDE)
 WHOLE = True            # a card the picture cuts at one side is read at a card's proportions (quad.to_card_shape)
@@ -439,7 +440,7 @@ class Recognizer:
             return m_card, m_conf, False
         if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
-        told = clear_symbols(text) or set() if text is not None else set()
+        told = (clear_symbols(text) or set()) if text is not None else set()
         if (not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD
                 and m_symbol in told and symbol not in told and not _lookalikes(symbol, m_symbol)):
             # a card read unsure both ways, far better mirrored back, where the text reads its
