@@ -16,8 +16,8 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (CORNER_LOOKALIKE, centre_reads, clear_symbols, corner_dissent, dissent, few_colours_evidence,
-                         four_colour_evidence, fuse, holes_evidence, read_twice, second_look, shapes_dissent)
+from .read.fuse import (CORNER_LOOKALIKE, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
+                         fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
@@ -463,7 +463,7 @@ class Recognizer:
         The centre's big print, not a corner's: a classic reverse's corner arrows mirrored read "1"
         at 0.90; nor a numeral the shape's own drawing reads as (a reverse's S arrows, "3" or "5")."""
         centre = self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H)))
-        told = centre_reads(TextEvidence(centre, (None, 0.0))) - {symbol} - set(MIRROR_LOOKALIKE.get(symbol, ()))
+        told = reads_clearly(centre) - {symbol} - set(MIRROR_LOOKALIKE.get(symbol, ()))
         return bool(told & {c.symbol for c in self.deck.cards.values()})
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:

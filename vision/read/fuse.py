@@ -139,9 +139,9 @@ def clear_symbols(text: TextEvidence) -> set[str] | None:
     return a & b if a is not None and b is not None else a or b
 
 
-def centre_reads(text: TextEvidence) -> set[str]:
-    """The symbols the centre's big print reads clearly (empty when it does not)."""
-    return _supports(text.centre) or set()
+def reads_clearly(read: tuple[str | None, float]) -> set[str]:
+    """The symbols one place's reading (symbol, confidence) is clear evidence for (empty when none)."""
+    return _supports(read) or set()
 
 
 def read_twice(text: TextEvidence) -> set[str]:

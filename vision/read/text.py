@@ -129,8 +129,7 @@ class TextReader:
         """The text evidence of a rectified card (any size; best from a CARD_W x CARD_H warp).
         `again`: a silent centre is looked at a second time (BY_VALUE, SILENT_CLOSE); the caller
         says no where that reading would not count (fuse.second_look), and saves its time."""
-        card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
-                          if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
+        card = _text_size(card_bgr)
         turned = card[::-1, ::-1]
         crops = [_crop(card, CENTRE), _crop(turned, CENTRE), _crop(card, CORNER), _crop(turned, CORNER)]
         lines = self.read_lines(crops)
@@ -165,13 +164,17 @@ class TextReader:
             six_nine = _underlined(card, centre_lines[0][0].strip(), centre_lines[1][0].strip())
         return TextEvidence(centre, corner, six_nine, second)
 
-
     def read_centre(self, card_bgr: np.ndarray) -> tuple[str | None, float]:
         """The symbol the centre of a rectified card reads as, either way up, and its confidence:
         read_card's first look at the centre alone (two crops, one batch)."""
-        card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
-                          if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
+        card = _text_size(card_bgr)
         return _best(self.read_lines([_crop(card, CENTRE), _crop(card[::-1, ::-1], CENTRE)]))
+
+
+def _text_size(card_bgr: np.ndarray) -> np.ndarray:
+    """A rectified card at the CARD_W x CARD_H its text is read at."""
+    return cv2.resize(card_bgr, (CARD_W, CARD_H),
+                      interpolation=cv2.INTER_AREA if card_bgr.shape[1] > CARD_W else cv2.INTER_CUBIC)
 
 
 def places_in_view(quad: np.ndarray, shape: tuple) -> tuple[float, float]:
