@@ -66,6 +66,7 @@ MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly,
                         # and is asked where that reads the numeral of another card
 MIRROR_LOOKALIKE = {**CORNER_LOOKALIKE, "reverse": ("3", "5")}   # a shape and the numerals its drawing reads as,
                         # either way round (the S arrows without their heads read "3")
+MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (MIRROR_LOOKALIKE)
 MIRROR_LEAD = 0.25      # a card read unsure both ways goes, unsure, as read mirrored back where its readers'
                         # confidence there is this much above the card's as it is and the text reads its
                         # symbol there (a mirrored draw two read as a reverse at 0.21, its corner "+2"
@@ -234,6 +235,7 @@ class Recognizer:
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
         self._last_text: TextEvidence | None = None   # the text evidence of the last card identify_card read
+        self._last_shape: str | None = None   # ... and the symbol its shape readers (glyph model, network) favoured
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -291,7 +293,7 @@ class Recognizer:
         it lies in the frame (a card at the same place that looks the same is not read again);
         `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
-        self._last_text = None
+        self._last_text, self._last_shape = None, None
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
@@ -303,6 +305,7 @@ class Recognizer:
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
             shapes = p
+            self._last_shape = self.model.classes[int(np.argmax(shapes))]
             # the text reader's second look at a silent centre only where it could count
             again = not shapes_dissent(self.model.classes, shapes)
             text = second_look(self.model.classes, shapes, self._text(source, quad, again))
@@ -427,12 +430,17 @@ class Recognizer:
             # reads a numeral clearly (MIRROR_SHAPES); only the centre is read, not the whole card
             shape = symbol in MIRROR_SHAPES and not clear_symbols(self._last_text or NO_TEXT)
             return card, conf, shape and self._mirrored_centre_reads_numeral(frame, flipped, symbol)
-        as_is = self._last_text
+        as_is, shape = self._last_text, self._last_shape
         m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
         text = self._last_text
         m_symbol = self.deck.cards[m_card].symbol if m_card is not None else None
+        # a numeral read mirrored back where the shape readers saw, either way round, a shape whose
+        # drawing reads as it is no reading of the card's text: a classic reverse on a blue table,
+        # the right way round, read "3" as it is and "5" mirrored back, at its centre and its corner
+        # (0.96 and 0.99), while the shapes read a reverse both ways (0.97 and 0.74)
+        drawn = MIRROR_DRAWN and (_lookalikes(shape, m_symbol) or _lookalikes(self._last_shape, m_symbol))
         m_sure = m_card is not None and self.calibration(m_conf * trust) >= CONFIRM_THRESHOLD \
-            and text is not None and m_symbol in (clear_symbols(text) or ())
+            and text is not None and m_symbol in (clear_symbols(text) or ()) and not drawn
         # a card read unsure as it is: the mirrored reading taken where the centre and the corner
         # index both read its symbol (a classic print's reverse under a blue cast, mirrored, read
         # "5" at its centre alone)
@@ -442,7 +450,7 @@ class Recognizer:
             return m_card, m_conf, False
         told = (clear_symbols(text) or set()) if text is not None else set()
         if (not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD
-                and m_symbol in told and symbol not in told and not _lookalikes(symbol, m_symbol)):
+                and m_symbol in told and symbol not in told and not _lookalikes(symbol, m_symbol) and not drawn):
             # a card read unsure both ways, far better mirrored back, where the text reads its
             # symbol there (only the centre or only the corner: a draw two's centre shows mini
             # cards): the likelier reading goes to the table, unsure. Text is what tells which way
