@@ -11,8 +11,10 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.art import render_card, style_for
+from vision.locate import verify
 from vision.locate.verify import MAX_INNER_WHITE, CardLook, margin_shares, verify_quad
 
 QUAD = np.float32([[70, 60], [181, 60], [181, 233], [70, 233]])   # 112 x 174 pixels at (70, 60)
@@ -33,6 +35,27 @@ def test_a_washed_out_card_with_a_big_white_oval_is_one_card():
     assert 0.75 < inner < MAX_INNER_WHITE          # 0.83 when written: refused under the old 0.75
     v = verify_quad(img, QUAD)
     assert v.ok, v.reason
+
+
+@pytest.mark.parametrize("seed", [1, 4, 5, 6])
+def test_a_washed_out_yellow_field_is_no_colour_cast(monkeypatch, seed):
+    # a yellow card at half its saturation (haze, a cheap webcam): its field, as bright as the paper,
+    # made most of the bright pixels, was taken for the paper's cast, and counted as white inside
+    # (the washed real-uno-dev cell refused its yellows); the cast is measured no higher than on
+    # the outer ring, where the margin lies (RING_CAST)
+    face = render_card("yellow-reverse", "uno", rng=random.Random(seed), size=(112, 174))
+    img = _on_table(face)
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] *= 0.5
+    washed = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    monkeypatch.setattr(verify, "RING_CAST", False)
+    assert verify_quad(img, QUAD).ok
+    v = verify_quad(washed, QUAD)
+    assert not v.ok and "white inside" in v.reason                  # the case this is for
+    monkeypatch.setattr(verify, "RING_CAST", True)
+    assert verify_quad(img, QUAD).ok
+    v = verify_quad(washed, QUAD)
+    assert v.ok and v.score > 0.95, v
 
 
 def test_a_blank_white_card_shaped_sheet_is_no_card():

@@ -71,6 +71,8 @@ MAX_INNER_WHITE_FACES = 0.98   # ... on a deck whose faces are white (drawn on w
 EVEN_ALONG = True              # a margin band's evenness judged along its side (and one pixel across), not in 5x5
 EVEN = 0.08                    # a margin pixel within this share of the paper's brightness of its surround
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
+RING_CAST = True               # an outline white inside looked at again with the colour cast measured no
+                               # higher than on the outer ring (_white, verify_quad)
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
 SIDE_FLOOR = 0.6               # a side's margin against its own paper, at least this share of the warp's brightest
 SHADE_FLOOR = 0.5              # ... and, stretch by stretch along it, against the paper of that stretch, at least
@@ -122,11 +124,12 @@ class Verdict:
     weakest: float = 0.0       # the white share of the least white side's margin band in view
 
 
-def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _white(card_bgr: np.ndarray, ring_cast: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(pixels as white as this card's paper, the same against the paper of the side nearest to
     each pixel). White: bright relative to the card's own brightest, and unsaturated. Relative, so a
     dim room or a warm lamp does not turn the margin "not white"; by side, so a lamp's glare on one
-    side's margin does not make the other sides' too dark."""
+    side's margin does not make the other sides' too dark. `ring_cast`: the cast measured no higher
+    than on the outer ring (RING_CAST)."""
     # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
@@ -138,7 +141,14 @@ def _white(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ring = np.concatenate([v[:k].ravel(), v[-k:].ravel(), v[k:-k, :k].ravel(), v[k:-k, -k:].ravel()])
     paper = max(min(whole, percentile(ring, 97)), GLARE_FLOOR * whole, 40.0)
     # a colour cast tints the paper too: allow the paper's own saturation plus a margin
-    cast = percentile(s[v >= 0.85 * paper], 30) if (v >= 0.85 * paper).any() else 0.0
+    bright = v >= 0.85 * paper
+    cast = percentile(s[bright], 30) if bright.any() else 0.0
+    if ring_cast:
+        # ... no more than the outer ring's, where a card's margin lies (RING_CAST)
+        edge = np.zeros(v.shape, bool)
+        edge[:k], edge[-k:], edge[:, :k], edge[:, -k:] = True, True, True, True
+        if (bright & edge).any():
+            cast = min(cast, percentile(s[bright & edge], 30))
     unsaturated = s <= min(cast + 70.0, 140.0)
     white = (v >= 0.62 * paper) & unsaturated
     if SIDE_FLOOR >= 1.0:
@@ -207,16 +217,17 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
 
 
 def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
-                 like: np.ndarray | None = None, even_depth: bool = True) -> tuple[list[float], list[int], float, list[bool]]:
+                 like: np.ndarray | None = None, even_depth: bool = True,
+                 ring_cast: bool = False) -> tuple[list[float], list[int], float, list[bool]]:
     """(white share of each side's band, the pixels each band moved inwards to find it, white
     share inside, whether each short side has a margin of a print's depth (margin_depths; of one
     depth all along it unless not `even_depth`)): see margin_shares. `like`: a taught border's
-    pixels (Border.mask), taken for the white ones."""
+    pixels (Border.mask), taken for the white ones. `ring_cast`: see _white."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(percentile(grey, 97), 40.0)
     if like is None:
-        white, side_white = _white(card_bgr)
+        white, side_white = _white(card_bgr, ring_cast)
     else:
         white = side_white = like
     even = np.abs(grey - _median5(grey.astype(np.uint8)).astype(np.float32)) <= tol
@@ -362,6 +373,16 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
     like = border.mask(card) if border is not None else None
     sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, like=like, even_depth=even_border)
+    if RING_CAST and like is None and not look.white_faces and inner > MAX_INNER_WHITE:
+        # white inside: a shape inside a card, or a pale field taken for a colour cast of the paper
+        # (a yellow card at half its saturation, as bright as the paper, made most of the bright
+        # pixels: the washed real-uno-dev cell refused its yellows). Looked at again with the cast
+        # measured no higher than on the outer ring, where a card's margin lies; only here: in table
+        # scenes under a coloured light the ring's cast, taken everywhere, cost true outlines their
+        # margin (bench tables cell, seed 2424: 2 cards lost, 6 fewer sure). Round an oval, the ring
+        # is the coloured field, and the cast is as before
+        sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, even_depth=even_border,
+                                                   ring_cast=True)
     # the sides in view carry the margin test: a side cut off by the frame shows no margin, and
     # says nothing either way (the warp's sides: portrait_corners' order, top first)
     corners = portrait_corners(quad)
