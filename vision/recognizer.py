@@ -16,7 +16,7 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (CORNER_LOOKALIKE, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
+from .read.fuse import (DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
                          fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.holes import centre_holes
@@ -64,7 +64,7 @@ MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its 
 NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
 MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
                         # and is asked where that reads the numeral of another card
-MIRROR_LOOKALIKE = {**CORNER_LOOKALIKE, "reverse": ("3", "5")}   # a shape and the numerals its drawing reads as,
+MIRROR_LOOKALIKE = DRAWN_AS   # a shape and the numerals its drawing reads as,
                         # either way round (the S arrows without their heads read "3")
 MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (MIRROR_LOOKALIKE)
 MIRROR_LEAD = 0.25      # a card read unsure both ways goes, unsure, as read mirrored back where its readers'
