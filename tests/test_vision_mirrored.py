@@ -186,3 +186,22 @@ def test_a_reverse_is_not_taken_for_the_numeral_its_arrows_read_as_mirrored_back
     monkeypatch.setattr(recognizer, "MIRROR_DRAWN", True)
     after = reading()
     assert not (after.sure and after.card != "yellow-reverse")
+
+
+@pytest.mark.skipif(not (REAL2 / "labels.csv").exists(), reason="development photos not present")
+@pytest.mark.parametrize("name", ["hand-held/red-reverse-1.jpg", "on-black/green-reverse-3.jpg"])
+def test_a_mirrored_reverse_taken_for_a_3_by_the_shapes_alone_goes_as_the_reverse(rec, monkeypatch, name):
+    # the filled-oval print's reverse mirrored: the network reads its S arrows as a "3" (0.98-0.99),
+    # no text is read; mirrored back, a reverse at 0.68-0.70, still no text. A "3" is what a
+    # reverse's drawing reads as (DRAWN_AS), and no text read a numeral the right way round: the
+    # reverse goes to the table, unsure (MIRROR_SHAPE_BACK)
+    img = cv2.imread(str(REAL2.parent / name))
+    mirrored = np.ascontiguousarray(img[:, ::-1])
+    truth = Path(name).stem.rsplit("-", 1)[0]
+    monkeypatch.setattr(recognizer, "MIRROR_SHAPE_BACK", False)
+    before = rec.read(mirrored)
+    assert before[0].card == truth.replace("reverse", "3") and not before[0].sure     # the case this is for
+    monkeypatch.setattr(recognizer, "MIRROR_SHAPE_BACK", True)
+    after = rec.read(mirrored)
+    assert after[0].card == truth and not after[0].sure
+    assert rec.read(img)[0].card == truth and rec.read(img)[0].sure                   # the right way round

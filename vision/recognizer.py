@@ -67,6 +67,8 @@ MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly,
 MIRROR_LOOKALIKE = DRAWN_AS   # a shape and the numerals its drawing reads as,
                         # either way round (the S arrows without their heads read "3")
 MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (MIRROR_LOOKALIKE)
+MIRROR_SHAPE_BACK = True  # a card read as a numeral by the shape readers alone (no text read clearly) goes, unsure, as the
+                        # shape read MIRROR_LEAD likelier mirrored back, where the numeral is that shape's drawing (DRAWN_AS)
 MIRROR_LEAD = 0.25      # a card read unsure both ways goes, unsure, as read mirrored back where its readers'
                         # confidence there is this much above the card's as it is and the text reads its
                         # symbol there (a mirrored draw two read as a reverse at 0.21, its corner "+2"
@@ -430,15 +432,15 @@ class Recognizer:
             # reads a numeral clearly (MIRROR_SHAPES); only the centre is read, not the whole card
             shape = symbol in MIRROR_SHAPES and not clear_symbols(self._last_text or NO_TEXT)
             return card, conf, shape and self._mirrored_centre_reads_numeral(frame, flipped, symbol)
-        as_is, shape = self._last_text, self._last_shape
+        as_is, as_is_shape = self._last_text, self._last_shape
         m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
         text = self._last_text
         m_symbol = self.deck.cards[m_card].symbol if m_card is not None else None
-        # a numeral read mirrored back where the shape readers saw, either way round, a shape whose
-        # drawing reads as it is no reading of the card's text: a classic reverse on a blue table,
-        # the right way round, read "3" as it is and "5" mirrored back, at its centre and its corner
-        # (0.96 and 0.99), while the shapes read a reverse both ways (0.97 and 0.74)
-        drawn = MIRROR_DRAWN and (_lookalikes(shape, m_symbol) or _lookalikes(self._last_shape, m_symbol))
+        # a numeral read mirrored back that is the drawing of the shape the shape readers saw, as it
+        # is or mirrored back, is no text of the card's: a classic reverse on a blue table, the right
+        # way round, read "3" as it is and "5" mirrored back at its centre and its corner (0.96 and
+        # 0.99), while the shapes read a reverse both ways (0.97 and 0.74)
+        drawn = MIRROR_DRAWN and (_lookalikes(as_is_shape, m_symbol) or _lookalikes(self._last_shape, m_symbol))
         m_sure = m_card is not None and self.calibration(m_conf * trust) >= CONFIRM_THRESHOLD \
             and text is not None and m_symbol in (clear_symbols(text) or ()) and not drawn
         # a card read unsure as it is: the mirrored reading taken where the centre and the corner
@@ -458,6 +460,13 @@ class Recognizer:
             # unsure as it is, read as a skip mirrored back). Not a shape and a numeral its
             # drawing reads as (MIRROR_LOOKALIKE): a classic reverse's S arrows mirrored read "5"
             # at 0.97 (real-uno-dev at 2.5x), a filled-oval print's "3" (a table scene)
+            return m_card, m_conf, True
+        if (MIRROR_SHAPE_BACK and not sure and m_card is not None and m_conf >= conf + MIRROR_LEAD
+                and symbol in DRAWN_AS.get(m_symbol, ()) and not (clear_symbols(as_is or NO_TEXT) or set())):
+            # a numeral no text read, only the shape readers, that is the drawing of the shape read
+            # far better mirrored back: a filled-oval reverse mirrored, its S arrows taken for a "3"
+            # by the network at 0.98, the text silent; mirrored back a reverse at 0.68. A true 3
+            # gives its text (a numeral reads the right way round): the table confirms the shape
             return m_card, m_conf, True
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
