@@ -442,11 +442,13 @@ class Recognizer:
         # 0.99), while the shapes read a reverse both ways (0.97 and 0.74)
         drawn = MIRROR_DRAWN and (_lookalikes(as_is_shape, m_symbol) or _lookalikes(self._last_shape, m_symbol))
         m_sure = m_card is not None and self.calibration(m_conf * trust) >= CONFIRM_THRESHOLD \
-            and text is not None and m_symbol in (clear_symbols(text) or ()) and not drawn
+            and text is not None and m_symbol in (clear_symbols(text) or ())
         # a card read unsure as it is: the mirrored reading taken where the centre and the corner
         # index both read its symbol (a classic print's reverse under a blue cast, mirrored, read
-        # "5" at its centre alone)
-        if m_sure and not sure and (not MIRROR_BOTH or m_symbol in read_twice(text)):
+        # "5" at its centre alone). (Not `drawn` for a 2 read sure whose 5 mirrored back reads
+        # surer, below: a mirrored 5 looks like a reverse's S to the shape readers, and was kept as
+        # the 2, sure, when this held there too: a synthetic close-up, seed 8383, #545)
+        if m_sure and not sure and not drawn and (not MIRROR_BOTH or m_symbol in read_twice(text)):
             return m_card, m_conf, False
         if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
