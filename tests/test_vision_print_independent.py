@@ -8,6 +8,7 @@ import pytest
 from helpers import table_with
 from vision.locate.edges import snap_to_edges
 from vision.locate.verify import verify_quad
+import vision.read.fuse as fuse_module
 from vision.read.fuse import DISSENT_CAP, corner_dissent, dissent, fuse
 from vision.read.text import TextEvidence
 
@@ -325,7 +326,6 @@ def test_a_numeral_no_shape_reads_as_stays_first_under_the_dissent(monkeypatch):
     held = dissent(SYMBOLS, shapes, b, text)
     assert SYMBOLS[int(held.argmax())] == "3" and held.max() == DISSENT_CAP
     # and without DRAWN_FIRST, a reverse's "3" stayed first too (the case it is for)
-    import vision.read.fuse as fuse_module
     monkeypatch.setattr(fuse_module, "DRAWN_FIRST", False)
     shapes = probs("reverse", 0.66)
     b = fuse(SYMBOLS, shapes, text, card_px=190)

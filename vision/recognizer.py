@@ -64,9 +64,7 @@ MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its 
 NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
 MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
                         # and is asked where that reads the numeral of another card
-MIRROR_LOOKALIKE = DRAWN_AS   # a shape and the numerals its drawing reads as,
-                        # either way round (the S arrows without their heads read "3")
-MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (MIRROR_LOOKALIKE)
+MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (DRAWN_AS)
 MIRROR_SHAPE_BACK = True  # a card read as a numeral by the shape readers alone (no text read clearly) goes, unsure, as the
                         # shape read MIRROR_LEAD likelier mirrored back, where the numeral is that shape's drawing (DRAWN_AS)
 MIRROR_LEAD = 0.25      # a card read unsure both ways goes, unsure, as read mirrored back where its readers'
@@ -460,7 +458,7 @@ class Recognizer:
             # cards): the likelier reading goes to the table, unsure. Text is what tells which way
             # round a card is: a shape looks alike both ways (a red 9 at half saturation, read
             # unsure as it is, read as a skip mirrored back). Not a shape and a numeral its
-            # drawing reads as (MIRROR_LOOKALIKE): a classic reverse's S arrows mirrored read "5"
+            # drawing reads as (DRAWN_AS): a classic reverse's S arrows mirrored read "5"
             # at 0.97 (real-uno-dev at 2.5x), a filled-oval print's "3" (a table scene)
             return m_card, m_conf, True
         if (MIRROR_SHAPE_BACK and not sure and m_card is not None and m_conf >= conf + MIRROR_LEAD
@@ -482,7 +480,7 @@ class Recognizer:
         The centre's big print, not a corner's: a classic reverse's corner arrows mirrored read "1"
         at 0.90; nor a numeral the shape's own drawing reads as (a reverse's S arrows, "3" or "5")."""
         centre = self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H)))
-        told = reads_clearly(centre) - {symbol} - set(MIRROR_LOOKALIKE.get(symbol, ()))
+        told = reads_clearly(centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))
         return bool(told & {c.symbol for c in self.deck.cards.values()})
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
@@ -754,8 +752,8 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.
 
 
 def _lookalikes(a: str | None, b: str | None) -> bool:
-    """Whether two symbols are a shape and a numeral its drawing reads as (MIRROR_LOOKALIKE)."""
-    return b in MIRROR_LOOKALIKE.get(a, ()) or a in MIRROR_LOOKALIKE.get(b, ())
+    """Whether two symbols are a shape and a numeral its drawing reads as (DRAWN_AS)."""
+    return b in DRAWN_AS.get(a, ()) or a in DRAWN_AS.get(b, ())
 
 
 def _nested(a, b) -> bool:

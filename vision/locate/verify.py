@@ -138,17 +138,14 @@ def _white(card_bgr: np.ndarray, ring_cast: bool = False) -> tuple[np.ndarray, n
     # then the brightest of the outer ring (corners too), down to GLARE_FLOOR of the warp's brightest
     h, w = v.shape[:2]
     k = max(2, int(round(RING * w)))
-    ring = np.concatenate([v[:k].ravel(), v[-k:].ravel(), v[k:-k, :k].ravel(), v[k:-k, -k:].ravel()])
-    paper = max(min(whole, percentile(ring, 97)), GLARE_FLOOR * whole, 40.0)
+    ring = _ring(h, w, k)
+    paper = max(min(whole, percentile(v[ring], 97)), GLARE_FLOOR * whole, 40.0)
     # a colour cast tints the paper too: allow the paper's own saturation plus a margin
     bright = v >= 0.85 * paper
     cast = percentile(s[bright], 30) if bright.any() else 0.0
-    if ring_cast:
+    if ring_cast and (bright & ring).any():
         # ... no more than the outer ring's, where a card's margin lies (RING_CAST)
-        edge = np.zeros(v.shape, bool)
-        edge[:k], edge[-k:], edge[:, :k], edge[:, -k:] = True, True, True, True
-        if (bright & edge).any():
-            cast = min(cast, percentile(s[bright & edge], 30))
+        cast = min(cast, percentile(s[bright & ring], 30))
     unsaturated = s <= min(cast + 70.0, 140.0)
     white = (v >= 0.62 * paper) & unsaturated
     if SIDE_FLOOR >= 1.0:
@@ -188,6 +185,15 @@ def _shade_levels(pale: np.ndarray, level: np.ndarray, floor: float) -> np.ndarr
         kth = int(round(SHADE_PART * (2 * half)))
         out[list(sides), :n] = np.clip(np.partition(windows, kth, axis=2)[..., kth], floor, level[list(sides)][:, None])
     return out
+
+
+@lru_cache(maxsize=8)
+def _ring(h: int, w: int, k: int) -> np.ndarray:
+    """The outer ring, k pixels deep, of an h x w warp (corners included), as a mask."""
+    ring = np.ones((h, w), bool)
+    ring[k:h - k, k:w - k] = False
+    ring.setflags(write=False)      # shared by every call on a warp of this size
+    return ring
 
 
 @lru_cache(maxsize=8)
