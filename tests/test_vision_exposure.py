@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.read.colour as colour
 from vision.read.colour import UNCLIPPED_MIN, clip_checked, colour_votes, scene_balance
 import vision.recognizer as recognizer
 from vision.recognizer import Recognizer
@@ -56,6 +57,47 @@ def test_a_red_field_clipped_into_orange_is_read_red_from_its_shadowed_part():
     assert clip_checked(v)[0] == "red"
 
 
+def border(unclipped_top: str, pixels: int, margin: float = 2.0) -> dict:
+    """Clipped ink read blue near the edge with green (hue margin `margin`), few pixels unclipped."""
+    v = votes("blue", unclipped_top, pixels, 900, towards=())
+    v["hue_margin"], v["across"] = margin, "green"
+    v["unclipped"]["share"] = 1.0
+    return v
+
+
+def test_unclipped_pixels_pick_the_side_where_the_clipped_ink_sits_on_the_border():
+    # a green clipped in green and blue is cyan, on the border with blue: a few unclipped green
+    # pixels name it, in doubt (fewer than UNCLIPPED_MIN)
+    assert clip_checked(border("green", 3)) == ("green", 1.0, 0.0)
+    # as many as UNCLIPPED_MIN keep their own margin
+    assert clip_checked(border("green", UNCLIPPED_MIN)) == ("green", 1.0, 6.0)
+    # a hue well inside its range is not on the border; a colour not across it says nothing
+    assert clip_checked(border("green", 3, margin=9.0))[0] == "blue"
+    assert clip_checked(border("red", 3))[0] == "blue"
+    assert clip_checked(border("green", 1))[0] == "blue"       # one pixel is no side
+
+
+def cyan_clipped_card(shade_bgr) -> np.ndarray:
+    """A card whose lit field is clipped to cyan (hue 90: the edge of green and blue at 88), its
+    lower strip in shade, unclipped, in `shade_bgr`."""
+    card = np.full((96, 64, 3), 240, np.uint8)                 # paper round it, unclipped
+    card[12:84, 8:56] = (255, 255, 90)                         # clipped in blue and green: cyan
+    card[76:84, 8:56] = shade_bgr
+    return card
+
+
+def test_a_green_field_clipped_to_cyan_is_read_green_from_its_shade(monkeypatch):
+    v = colour_votes(cyan_clipped_card((70, 110, 30)))         # a teal green in shade (hue 75)
+    assert max(v["votes"], key=v["votes"].get) == "blue"       # all the ink pixels say blue
+    assert clip_checked(v)[0] == "green"
+    monkeypatch.setattr(colour, "on_the_border", lambda v: False)
+    assert clip_checked(v)[0] == "blue"                        # what it read before
+
+
+def test_a_blue_field_clipped_to_cyan_stays_blue():
+    assert clip_checked(colour_votes(cyan_clipped_card((110, 60, 20))))[0] == "blue"
+
+
 @pytest.fixture(scope="module")
 def rec():
     return Recognizer("uno")
@@ -71,6 +113,10 @@ def brightened(path: Path, gain: float) -> np.ndarray:
 OVEREXPOSED = [(REAL / "r3.jpg", "red-3"), (REAL / "rT.jpg", "red-draw2"),
                (REAL2 / "hand-held" / "red-5-2.jpg", "red-5"), (REAL2 / "hand-held" / "red-8-2.jpg", "red-8")]
 DOUBTED = [(REAL2 / "on-black" / "green-5-1.jpg", "green-5"), (REAL2 / "on-black" / "green-skip-3.jpg", "green-skip")]
+# the on-black teal greens at 2.5 times their exposure, cyan where clipped, read blue before (checked
+# by eye: green cards); 2-18 unclipped pixels each, all green (colour.on_the_border)
+TEAL = [(REAL2 / "on-black" / f"green-{s}.jpg", f"green-{s.rsplit('-', 1)[0]}")
+        for s in ("1-1", "3-1", "5-1", "9-1", "skip-3", "draw2-1")]
 
 
 @pytest.mark.skipif(not (REAL2 / "on-black" / "labels.csv").exists(), reason="development photos not present")
@@ -86,6 +132,16 @@ def test_an_overexposed_photo_is_read_in_its_own_colour(rec, path, truth):
 def test_an_overexposed_photo_with_no_unclipped_ink_is_not_read_sure_in_another_colour(rec, path, truth):
     got = rec.read(brightened(path, 2.5))
     assert got and (got[0].card == truth or not got[0].sure)
+
+
+@pytest.mark.skipif(not (REAL2 / "on-black" / "labels.csv").exists(), reason="development photos not present")
+@pytest.mark.parametrize("path,truth", TEAL, ids=[p.name for p, _ in TEAL])
+def test_an_overexposed_teal_green_is_read_green_not_blue(rec, path, truth, monkeypatch):
+    got = rec.read(brightened(path, 2.5))
+    assert got and got[0].card == truth and not got[0].sure    # right, and still in doubt
+    monkeypatch.setattr(colour, "on_the_border", lambda v: False)
+    got = rec.read(brightened(path, 2.5))
+    assert got and got[0].card.split("-")[0] == "blue"         # what it read before
 
 
 @pytest.mark.skipif(not (REAL2 / "hand-held" / "labels.csv").exists(), reason="development photos not present")

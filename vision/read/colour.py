@@ -150,6 +150,7 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     level = float(np.median(val[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
             "hue_margin": hue_margin(hue[coloured], top, palette), "level": level,
+            "across": across_edge(hue[coloured], top, palette),
             "unclipped": {"colour": utop, "share": uvotes[utop], "pixels": int(unclipped.sum()),
                           "towards": towards, "clipped": int((coloured & clipped).sum()),
                           "hue_margin": hue_margin(hue[unclipped], utop, palette)}}
@@ -174,6 +175,9 @@ def _shares(hue: np.ndarray, mask: np.ndarray, palette: tuple) -> dict:
 
 
 UNCLIPPED_MIN = 25   # unclipped ink pixels a colour is read from where the clipped ones disagree
+EDGE_MARGIN = 5.0    # all the ink's hue this close to the edge of its colour's range sits on the border...
+EDGE_PIXELS = 2      # ... where this many unclipped ink pixels pick the side
+EDGE_SHARE = 0.6     # ... when this share of them name the colour across it
 
 
 def clip_checked(v: dict) -> tuple[str, float, float]:
@@ -195,7 +199,22 @@ def clip_checked(v: dict) -> tuple[str, float, float]:
             return u["colour"], u["share"], u["hue_margin"]
     elif u["clipped"] > u["pixels"]:
         margin = 0.0
+    if on_the_border(v):
+        return u["colour"], u["share"], u["hue_margin"] if u["pixels"] >= UNCLIPPED_MIN else 0.0
     return colour, share, margin
+
+
+def on_the_border(v: dict) -> bool:
+    """Whether mostly clipped ink reads on the border of its colour's range, and its unclipped
+    pixels name the colour across that border. A green clipped in green and blue is cyan (hue 90,
+    the edge with blue at 88) and a blue clipped in both the same: the clipped pixels cannot tell
+    the two apart, the darker unclipped ones at the field's edges and shadows can, however few (the
+    on-black print's teal greens at 2.5 times their exposure: 2-18 unclipped pixels, every one
+    green, read blue before; its blues' 22-244 every one blue). Not for a hue well inside its range:
+    a red clipped into orange is what `towards` is for."""
+    u = v["unclipped"]
+    return (u["clipped"] > u["pixels"] >= EDGE_PIXELS and v["hue_margin"] <= EDGE_MARGIN
+            and u["colour"] == v.get("across") and u["share"] >= EDGE_SHARE)
 
 
 SATURATED = 80     # a pixel this saturated (of 255) is ink, not paper: the UNO family's, measured
@@ -213,6 +232,34 @@ def saturated_enough(sat: np.ndarray, pale_ink: bool) -> float:
     if not pale_ink or sat.size == 0:
         return float(SATURATED)
     return float(np.clip(PALE_SHARE * percentile(sat, 90), PALE_FLOOR, SATURATED))
+
+
+def across_edge(hues: np.ndarray, colour: str, palette: tuple) -> str | None:
+    """The colour on the other side of the edge of `colour`'s range nearest the median of its
+    pixels' hues (see hue_margin), or None."""
+    ranges = [r for name, r in palette if name == colour]
+    inside = np.zeros(hues.shape, bool)
+    for lo, hi in ranges:
+        inside |= (hues >= lo) & (hues < hi)
+    if not inside.any():
+        return None
+    wraps = any(lo == 0 for lo, _ in ranges) and any(hi >= 180 for _, hi in ranges)
+    h = hues[inside].astype(np.float64)
+    m = float(np.median(np.where(h >= 90, h - 180, h) if wraps else h))
+    best = None
+    for lo, hi in ranges:
+        for edge, beyond in ((lo, lo - 0.5), (hi, hi + 0.5)):
+            if wraps and edge in (0, 180, 181):
+                continue            # the wrap is no edge
+            d = abs(m - _unwrapped(edge, wraps))
+            if best is None or d < best[0]:
+                best = (d, _colour_at(beyond % 180, palette))
+    return best[1] if best else None
+
+
+def _unwrapped(h: float, wraps: bool) -> float:
+    """A hue on -90..90 for a colour across 0 (red), as is."""
+    return h - 180 if wraps and h >= 90 else h
 
 
 def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
