@@ -75,6 +75,10 @@ def test_unclipped_pixels_pick_the_side_where_the_clipped_ink_sits_on_the_border
     assert clip_checked(border("green", 3, margin=9.0))[0] == "blue"
     assert clip_checked(border("red", 3))[0] == "blue"
     assert clip_checked(border("green", 1))[0] == "blue"       # one pixel is no side
+    # clipped in blue alone, the ink is bluer than it looks: blue, whatever the unclipped say
+    towards_blue = border("green", 3)
+    towards_blue["unclipped"]["towards"] = ["blue"]
+    assert clip_checked(towards_blue)[0] == "blue"
 
 
 def cyan_clipped_card(shade_bgr) -> np.ndarray:

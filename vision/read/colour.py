@@ -210,11 +210,14 @@ def on_the_border(v: dict) -> bool:
     the edge with blue at 88) and a blue clipped in both the same: the clipped pixels cannot tell
     the two apart, the darker unclipped ones at the field's edges and shadows can, however few (the
     on-black print's teal greens at 2.5 times their exposure: 2-18 unclipped pixels, every one
-    green, read blue before; its blues' 22-244 every one blue). Not for a hue well inside its range:
-    a red clipped into orange is what `towards` is for."""
+    green, read blue before; its blues' 22-244 every one blue). Not for a hue well inside its range,
+    nor where the channel the clipped ink lost alone says it lies further inside (`towards`): a red
+    clipped in red, orange at the edge with yellow, is redder than it looks, whatever 2 unclipped
+    yellow pixels say (a synthetic close-up at 3.2 times its exposure)."""
     u = v["unclipped"]
+    colour = max(v["votes"], key=v["votes"].get)
     return (u["clipped"] > u["pixels"] >= EDGE_PIXELS and v["hue_margin"] <= EDGE_MARGIN
-            and u["colour"] == v.get("across") and u["share"] >= EDGE_SHARE)
+            and u["colour"] == v.get("across") and u["share"] >= EDGE_SHARE and colour not in u["towards"])
 
 
 SATURATED = 80     # a pixel this saturated (of 255) is ink, not paper: the UNO family's, measured
