@@ -73,6 +73,9 @@ EVEN = 0.08                    # a margin pixel within this share of the paper's
 RING = 0.06                    # the outer ring of the warp where a card's margin lies, as a share of its width
 RING_CAST = True               # an outline white inside looked at again with the colour cast measured no
                                # higher than on the outer ring (_white, verify_quad)
+INK_BAR = True                 # an outline still white inside looked at again with "unsaturated" measured
+INK_GAP, INK_SHARE = 20.0, 0.5  # against its inks: at most this far above the cast, or this share of the way to
+                               # the warp's most saturated tenth (_white, verify_quad)
 GLARE_FLOOR = 0.6              # the paper is at least this share of the warp's brightest (glare allowed for)
 SIDE_FLOOR = 0.6               # a side's margin against its own paper, at least this share of the warp's brightest
 SHADE_FLOOR = 0.5              # ... and, stretch by stretch along it, against the paper of that stretch, at least
@@ -124,12 +127,13 @@ class Verdict:
     weakest: float = 0.0       # the white share of the least white side's margin band in view
 
 
-def _white(card_bgr: np.ndarray, ring_cast: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _white(card_bgr: np.ndarray, ring_cast: bool = False, ink_bar: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(pixels as white as this card's paper, the same against the paper of the side nearest to
     each pixel). White: bright relative to the card's own brightest, and unsaturated. Relative, so a
     dim room or a warm lamp does not turn the margin "not white"; by side, so a lamp's glare on one
     side's margin does not make the other sides' too dark. `ring_cast`: the cast measured no higher
-    than on the outer ring (RING_CAST)."""
+    than on the outer ring (RING_CAST). `ink_bar`: unsaturated measured against the card's own
+    inks too (INK_BAR)."""
     # a little blur first: sensor noise in a dim room makes dark-ish pixels look saturated
     hsv = cv2.cvtColor(cv2.GaussianBlur(card_bgr, (3, 3), 0), cv2.COLOR_BGR2HSV)
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
@@ -146,7 +150,13 @@ def _white(card_bgr: np.ndarray, ring_cast: bool = False) -> tuple[np.ndarray, n
     if ring_cast and (bright & ring).any():
         # ... no more than the outer ring's, where a card's margin lies (RING_CAST)
         cast = min(cast, percentile(s[bright & ring], 30))
-    unsaturated = s <= min(cast + 70.0, 140.0)
+    bar = min(cast + 70.0, 140.0)
+    if ink_bar:
+        # ... and no more than part way from the paper's to the card's most saturated inks: a veil
+        # of light over the whole card (a smudged lens, a lamp's reflection on a glossy card) pales
+        # every ink with the paper (INK_BAR)
+        bar = min(bar, cast + max(INK_GAP, INK_SHARE * (percentile(s, 90) - cast)))
+    unsaturated = s <= bar
     white = (v >= 0.62 * paper) & unsaturated
     if SIDE_FLOOR >= 1.0:
         return white, white
@@ -224,16 +234,16 @@ def margin_shares(card_bgr: np.ndarray, even_only: bool = True) -> tuple[list[fl
 
 def margin_bands(card_bgr: np.ndarray, even_only: bool = True,
                  like: np.ndarray | None = None, even_depth: bool = True,
-                 ring_cast: bool = False) -> tuple[list[float], list[int], float, list[bool]]:
+                 ring_cast: bool = False, ink_bar: bool = False) -> tuple[list[float], list[int], float, list[bool]]:
     """(white share of each side's band, the pixels each band moved inwards to find it, white
     share inside, whether each short side has a margin of a print's depth (margin_depths; of one
     depth all along it unless not `even_depth`)): see margin_shares. `like`: a taught border's
-    pixels (Border.mask), taken for the white ones. `ring_cast`: see _white."""
+    pixels (Border.mask), taken for the white ones. `ring_cast`, `ink_bar`: see _white."""
     h, w = card_bgr.shape[:2]
     grey = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tol = EVEN * max(percentile(grey, 97), 40.0)
     if like is None:
-        white, side_white = _white(card_bgr, ring_cast)
+        white, side_white = _white(card_bgr, ring_cast, ink_bar)
     else:
         white = side_white = like
     even = np.abs(grey - _median5(grey.astype(np.uint8)).astype(np.float32)) <= tol
@@ -343,15 +353,17 @@ def _along(band: np.ndarray, vertical: bool) -> float:
     return min(float(t.mean()) for t in thirds)
 
 
-def face_share(card_bgr: np.ndarray) -> float:
+def face_share(card_bgr: np.ndarray, veiled: bool = False) -> float:
     """The share of a warped card's inside (15-85% each way) that is coloured (saturated, not dark)
-    or black, against its own paper: a UNO-family face is a coloured field, or black on a wild."""
+    or black, against its own paper: a UNO-family face is a coloured field, or black on a wild.
+    `veiled`: coloured against the card's own inks too, as _white's `ink_bar`."""
     hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV)
     h, w = hsv.shape[:2]
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
     paper = max(percentile(v, 97), 40.0)
     inner = (slice(int(0.15 * h), int(0.85 * h)), slice(int(0.15 * w), int(0.85 * w)))
-    face = ((s[inner] > FACE_SATURATION) & (v[inner] > 0.25 * paper)) | (v[inner] < 0.3 * paper)
+    bar = min(FACE_SATURATION, max(INK_GAP, INK_SHARE * percentile(s, 90))) if veiled else FACE_SATURATION
+    face = ((s[inner] > bar) & (v[inner] > 0.25 * paper)) | (v[inner] < 0.3 * paper)
     return float(face.mean())
 
 
@@ -379,6 +391,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
     min_margin = MIN_MARGIN_SMALL + (MIN_MARGIN - MIN_MARGIN_SMALL) * sharp
     like = border.mask(card) if border is not None else None
     sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, like=like, even_depth=even_border)
+    veiled = False
     if RING_CAST and like is None and not look.white_faces and inner > MAX_INNER_WHITE:
         # white inside: a shape inside a card, or a pale field taken for a colour cast of the paper
         # (a yellow card at half its saturation, as bright as the paper, made most of the bright
@@ -389,6 +402,15 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         # is the coloured field, and the cast is as before
         sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, even_depth=even_border,
                                                    ring_cast=True)
+        if INK_BAR and inner > MAX_INNER_WHITE:
+            # still white inside: a veil of light over the card (haze, a smudged lens) leaves the
+            # on-black print's teal field at saturation 40-55, under the paper's cast plus 70, and
+            # every green outline was refused (the on-black photos under a 40% veil: 0.825 read).
+            # Against the card's own inks: round a white oval, its numeral is the ink, and the
+            # oval stays white
+            sides, moved, inner, depths = margin_bands(card, even_only=short >= SHARP_PX, even_depth=even_border,
+                                                       ring_cast=True, ink_bar=True)
+            veiled = True
     # the sides in view carry the margin test: a side cut off by the frame shows no margin, and
     # says nothing either way (the warp's sides: portrait_corners' order, top first)
     corners = portrait_corners(quad)
@@ -403,7 +425,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > (MAX_INNER_WHITE_FACES if look.white_faces else MAX_INNER_WHITE):
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    if even_border and border is None and (face := face_share(card)) < MIN_FACE:
+    if even_border and border is None and (face := face_share(card, veiled)) < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
