@@ -58,6 +58,31 @@ def test_a_washed_out_yellow_field_is_no_colour_cast(monkeypatch, seed):
     assert v.ok and v.score > 0.95, v
 
 
+def _veiled(img: np.ndarray, keep: float) -> np.ndarray:
+    """A veil of light over the picture (haze, a smudged lens): `keep` of it, the rest pale grey."""
+    return np.clip(img.astype(np.float32) * keep + 255 * (1 - keep) * 0.85, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("card,seed", [("green-skip", 1), ("green-skip", 9), ("green-5", 9), ("blue-7", 5), ("green-5", 1)])
+def test_a_card_under_a_veil_of_light_is_one_card(monkeypatch, card, seed):
+    # a veil over a whole card on a dark table pales its field with its paper: a green field at
+    # saturation 40-50 passed for white under the paper's cast plus 70 (white inside: a card's
+    # inner shape), or for no face at all; against the card's own inks it is the field (INK_BAR)
+    img = _veiled(_on_table(render_card(card, "uno", rng=random.Random(seed), size=(112, 174)), 30), 0.45)
+    monkeypatch.setattr(verify, "INK_BAR", False)
+    assert not verify_quad(img, QUAD).ok                             # the case this is for
+    monkeypatch.setattr(verify, "INK_BAR", True)
+    v = verify_quad(img, QUAD)
+    assert v.ok and v.score > 0.85, v
+
+
+def test_a_blank_sheet_under_a_veil_of_light_is_still_no_card():
+    img = np.full((300, 260, 3), 30, np.uint8)
+    img[60:234, 70:182] = 235
+    v = verify_quad(_veiled(img, 0.45), QUAD)
+    assert not v.ok and "white inside" in v.reason
+
+
 def test_a_blank_white_card_shaped_sheet_is_no_card():
     img = np.full((300, 260, 3), 60, np.uint8)
     img[60:234, 70:182] = 235

@@ -425,7 +425,10 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > (MAX_INNER_WHITE_FACES if look.white_faces else MAX_INNER_WHITE):
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    if even_border and border is None and (face := face_share(card, veiled)) < MIN_FACE:
+    if even_border and border is None and (face := face_share(card, veiled)) < MIN_FACE and INK_BAR and not veiled:
+        # a veil of light over a card with a small white shape inside pales its field too
+        face = face_share(card, veiled=True)
+    if even_border and border is None and face < MIN_FACE:
         return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
