@@ -134,8 +134,13 @@ def test_a_mirrored_9_read_as_a_skip_is_asked_not_taken(rec, monkeypatch):
     before = rec.read(mirrored)
     assert before[0].card == "yellow-skip" and before[0].sure          # the case this is for
     monkeypatch.setattr(recognizer, "MIRROR_SHAPES", ("skip", "reverse"))
+    monkeypatch.setattr(recognizer, "MIRROR_NUMERAL", False)
     after = rec.read(mirrored)
-    assert not after[0].sure
+    assert after[0].card == "yellow-skip" and not after[0].sure        # asked, as a skip
+    monkeypatch.setattr(recognizer, "MIRROR_NUMERAL", True)
+    after = rec.read(mirrored)
+    # read whole mirrored back it is the 9 its centre told: that goes to the table, unsure
+    assert after[0].card == "yellow-9" and not after[0].sure
     assert rec.read(img)[0].card == "yellow-9"
 
 

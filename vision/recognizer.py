@@ -64,6 +64,8 @@ MIRROR_BOTH = True      # a card read unsure taken mirrored back only where its 
 NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
 MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
                         # and is asked where that reads the numeral of another card
+MIRROR_NUMERAL = True   # ... and where it does, the card is read whole mirrored back, and goes, unsure, as
+                        # that numeral where that reading is it
 MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (DRAWN_AS)
 MIRROR_SHAPE_BACK = True  # a card read as a numeral by the shape readers alone (no text read clearly) goes, unsure, as the
                         # shape read MIRROR_LEAD likelier mirrored back, where the numeral is that shape's drawing (DRAWN_AS)
@@ -429,7 +431,18 @@ class Recognizer:
             # photos mirrored). The shape is asked where the centre's big print, mirrored back,
             # reads a numeral clearly (MIRROR_SHAPES); only the centre is read, not the whole card
             shape = symbol in MIRROR_SHAPES and not clear_symbols(self._last_text or NO_TEXT)
-            return card, conf, shape and self._mirrored_centre_reads_numeral(frame, flipped, symbol)
+            told = self._mirrored_centre_numerals(frame, flipped, symbol) if shape else set()
+            if told and MIRROR_NUMERAL:
+                # the whole card mirrored back: a 9 mirrored, its OCR silent, read as a skip (silence
+                # and the loop's hole are a shape's evidence), while its glyph and network read 9 as
+                # it is; mirrored back its centre reads "9" (the on-black yellow 9s mirrored). Taken,
+                # unsure, only where the whole card mirrored back reads the numeral its centre told
+                as_is = self._last_text
+                m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
+                if m_card is not None and self.deck.cards[m_card].symbol in told:
+                    return m_card, m_conf, True
+                self._last_text = as_is
+            return card, conf, bool(told)
         as_is, as_is_shape = self._last_text, self._last_shape
         m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
         text = self._last_text
@@ -474,14 +487,14 @@ class Recognizer:
         # apart; a 2 mirrored as a 5 at 0.6 at most); too close to tell, the table is asked
         return card, conf, m_sure and sure and m_symbol == twin and conf < m_conf + TWIN_GAP
 
-    def _mirrored_centre_reads_numeral(self, frame: np.ndarray, flipped: Quad, symbol: str) -> bool:
-        """Whether the centre of the card mirrored back (its outline's corners swapped side for
-        side) reads clearly as a symbol of the deck's other than the shape `symbol` read as it is.
+    def _mirrored_centre_numerals(self, frame: np.ndarray, flipped: Quad, symbol: str) -> set[str]:
+        """The symbols of the deck's, other than the shape `symbol` read as it is, that the centre of
+        the card mirrored back (its outline's corners swapped side for side) reads clearly as.
         The centre's big print, not a corner's: a classic reverse's corner arrows mirrored read "1"
         at 0.90; nor a numeral the shape's own drawing reads as (a reverse's S arrows, "3" or "5")."""
         centre = self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H)))
         told = reads_clearly(centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))
-        return bool(told & {c.symbol for c in self.deck.cards.values()})
+        return told & {c.symbol for c in self.deck.cards.values()}
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure
