@@ -2,7 +2,8 @@
 hue (a bright red turns orange, then yellow; a green cyan, then blue), so the colour is read from
 the pixels that kept theirs (colour.clip_checked), and doubted where none did. Washed out: a card
 with hardly any ink at the printed deck's saturation bar is looked at with a faint print's bar
-(Recognizer WASHED_OUT)."""
+(Recognizer WASHED_OUT). Veiled: a veil of light over the whole card pales its inks with its paper,
+and its outline is looked at against the card's own inks (verify INK_BAR)."""
 import csv
 from pathlib import Path
 
@@ -119,8 +120,21 @@ OVEREXPOSED = [(REAL / "r3.jpg", "red-3"), (REAL / "rT.jpg", "red-draw2"),
 DOUBTED = [(REAL2 / "on-black" / "green-5-1.jpg", "green-5"), (REAL2 / "on-black" / "green-skip-3.jpg", "green-skip")]
 # the on-black teal greens at 2.5 times their exposure, cyan where clipped, read blue before (checked
 # by eye: green cards); 2-18 unclipped pixels each, all green (colour.on_the_border)
-TEAL = [(REAL2 / "on-black" / f"green-{s}.jpg", f"green-{s.rsplit('-', 1)[0]}")
-        for s in ("1-1", "3-1", "5-1", "9-1", "skip-3", "draw2-1")]
+def greens(*stems: str) -> list[tuple[Path, str]]:
+    """The on-black photos green-STEM.jpg and their cards."""
+    return [(REAL2 / "on-black" / f"green-{s}.jpg", f"green-{s.rsplit('-', 1)[0]}") for s in stems]
+
+
+def read_right_only_with(rec, monkeypatch, img: np.ndarray, truth: str, module, step: str) -> None:
+    """`img` is read as `truth`, and not with `step` of `module` switched off."""
+    got = rec.read(img)
+    assert got and got[0].card == truth
+    monkeypatch.setattr(module, step, False)
+    got = rec.read(img)
+    assert not got or got[0].card != truth
+
+
+TEAL = greens("1-1", "3-1", "5-1", "9-1", "skip-3", "draw2-1")
 
 
 @pytest.mark.skipif(not (REAL2 / "on-black" / "labels.csv").exists(), reason="development photos not present")
@@ -155,18 +169,14 @@ def veiled(path: Path, keep: float) -> np.ndarray:
 # the on-black print's teal greens under a veil of light (40% pale grey: haze, a smudged lens) read
 # nothing before: every outline was white inside, the field as pale as the paper's cast allowed
 # (verify INK_BAR); checked by eye to be the labels' cards
-VEILED = [(REAL2 / "on-black" / f"green-{s}.jpg", f"green-{s.rsplit('-', 1)[0]}") for s in ("1-1", "4-2", "skip-2", "draw2-1")]
+VEILED = greens("1-1", "4-2", "skip-2", "draw2-1")
 
 
 @pytest.mark.skipif(not (REAL2 / "on-black" / "labels.csv").exists(), reason="development photos not present")
 @pytest.mark.parametrize("path,truth", VEILED, ids=[p.name for p, _ in VEILED])
 def test_a_green_under_a_veil_of_light_is_read(rec, path, truth, monkeypatch):
     import vision.locate.verify as verify
-    got = rec.read(veiled(path, 0.6))
-    assert got and got[0].card == truth
-    monkeypatch.setattr(verify, "INK_BAR", False)
-    got = rec.read(veiled(path, 0.6))
-    assert not got or got[0].card != truth
+    read_right_only_with(rec, monkeypatch, veiled(path, 0.6), truth, verify, "INK_BAR")
 
 
 @pytest.mark.skipif(not (REAL2 / "hand-held" / "labels.csv").exists(), reason="development photos not present")
@@ -186,17 +196,14 @@ def washed(path: Path, factor: float) -> np.ndarray:
 
 # the on-black print's teal greens at half their saturation fall under the printed deck's bar: read
 # as a wild draw four (0.14, unsure) before; checked by eye to be the labels' cards
-WASHED = [(REAL2 / "on-black" / f"green-{s}.jpg", f"green-{s.rsplit('-', 1)[0]}") for s in ("3-1", "7-2", "skip-1", "draw2-1")]
+WASHED = greens("3-1", "7-2", "skip-1", "draw2-1")
 
 
 @pytest.mark.skipif(not (REAL2 / "on-black" / "labels.csv").exists(), reason="development photos not present")
 @pytest.mark.parametrize("path,truth", WASHED, ids=[p.name for p, _ in WASHED])
 def test_a_washed_out_green_is_read_green(rec, path, truth, monkeypatch):
-    got = rec.read(washed(path, 0.5))
-    assert got and got[0].card == truth
-    monkeypatch.setattr(recognizer, "WASHED_OUT", False)      # the bar alone: no colour found
-    got = rec.read(washed(path, 0.5))
-    assert not got or got[0].card != truth
+    # the bar alone finds no colour (WASHED_OUT off)
+    read_right_only_with(rec, monkeypatch, washed(path, 0.5), truth, recognizer, "WASHED_OUT")
 
 
 def glared(img: np.ndarray, centre, radius: float) -> np.ndarray:
