@@ -237,32 +237,39 @@ def saturated_enough(sat: np.ndarray, pale_ink: bool) -> float:
     return float(np.clip(PALE_SHARE * percentile(sat, 90), PALE_FLOOR, SATURATED))
 
 
-def across_edge(hues: np.ndarray, colour: str, palette: tuple) -> str | None:
-    """The colour on the other side of the edge of `colour`'s range nearest the median of its
-    pixels' hues (see hue_margin), or None."""
+def _nearest_edge(hues: np.ndarray, colour: str, palette: tuple) -> tuple[float, str | None] | None:
+    """(distance, colour beyond it) of the edge of `colour`'s range nearest the median hue of its
+    pixels among `hues` (OpenCV units): (90, None) where the range has no edge with another colour,
+    None where no pixel lies in the range."""
     ranges = [r for name, r in palette if name == colour]
+    if hues.size == 0 or not ranges:
+        return None
     inside = np.zeros(hues.shape, bool)
     for lo, hi in ranges:
         inside |= (hues >= lo) & (hues < hi)
-    if not inside.any():
+    h = hues[inside].astype(np.float64)
+    if h.size == 0:
         return None
     wraps = any(lo == 0 for lo, _ in ranges) and any(hi >= 180 for _, hi in ranges)
-    h = hues[inside].astype(np.float64)
-    m = float(np.median(np.where(h >= 90, h - 180, h) if wraps else h))
-    best = None
+    if wraps:  # a colour across 0 (red): measure on -90..90 so its two buckets are one
+        h = np.where(h >= 90, h - 180, h)
+    m = float(np.median(h))
+    best = (90.0, None)
     for lo, hi in ranges:
         for edge, beyond in ((lo, lo - 0.5), (hi, hi + 0.5)):
             if wraps and edge in (0, 180, 181):
                 continue            # the wrap is no edge
-            d = abs(m - _unwrapped(edge, wraps))
-            if best is None or d < best[0]:
-                best = (d, _colour_at(beyond % 180, palette))
-    return best[1] if best else None
+            d = abs(m - (edge - 180 if wraps and edge >= 90 else edge))
+            if best[1] is None or d < best[0]:
+                best = (float(d), _colour_at(beyond % 180, palette))
+    return best
 
 
-def _unwrapped(h: float, wraps: bool) -> float:
-    """A hue on -90..90 for a colour across 0 (red), as is."""
-    return h - 180 if wraps and h >= 90 else h
+def across_edge(hues: np.ndarray, colour: str, palette: tuple) -> str | None:
+    """The colour on the other side of the edge of `colour`'s range nearest the median of its
+    pixels' hues (see hue_margin), or None."""
+    edge = _nearest_edge(hues, colour, palette)
+    return edge[1] if edge else None
 
 
 def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
@@ -270,26 +277,8 @@ def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
     the distance to the nearest edge shared with another colour. Near an edge, a colour cast or
     another printer's ink could have put the card in the neighbouring colour, so a reading there
     is less sure (vision/recognizer.py lowers its confidence)."""
-    ranges = [r for name, r in palette if name == colour]
-    if hues.size == 0 or not ranges:
-        return 0.0
-    inside = np.zeros(hues.shape, bool)
-    for lo, hi in ranges:
-        inside |= (hues >= lo) & (hues < hi)
-    h = hues[inside].astype(np.float64)
-    wraps = any(lo == 0 for lo, _ in ranges) and any(hi >= 180 for _, hi in ranges)
-    if wraps:  # a colour across 0 (red): measure on -90..90 so its two buckets are one
-        h = np.where(h >= 90, h - 180, h)
-    if h.size == 0:
-        return 0.0
-    m = float(np.median(h))
-    edges = []
-    for lo, hi in ranges:
-        for e in (lo, hi):
-            if wraps and e in (0, 180, 181):
-                continue            # the wrap is no edge
-            edges.append(e - 180 if wraps and e >= 90 else e)
-    return float(min(abs(m - e) for e in edges)) if edges else 90.0
+    edge = _nearest_edge(hues, colour, palette)
+    return edge[0] if edge else 0.0
 
 
 def card_colour(card_bgr: np.ndarray, palette: tuple = HUE_BUCKETS) -> tuple[str | None, float]:
