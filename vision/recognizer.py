@@ -65,7 +65,7 @@ NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
 MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
                         # and is asked where that reads the numeral of another card
 MIRROR_NUMERAL = True   # ... and where it does, the card is read whole mirrored back, and goes, unsure, as
-                        # that numeral where that reading is it
+                        # that numeral where that reading is it; so too a skip or reverse read unsure
 MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (DRAWN_AS)
 MIRROR_SHAPE_BACK = True  # a card read as a numeral by the shape readers alone (no text read clearly) goes, unsure, as the
                         # shape read MIRROR_LEAD likelier mirrored back, where the numeral is that shape's drawing (DRAWN_AS)
@@ -480,6 +480,13 @@ class Recognizer:
             # far better mirrored back: a filled-oval reverse mirrored, its S arrows taken for a "3"
             # by the network at 0.98, the text silent; mirrored back a reverse at 0.68. A true 3
             # gives its text (a numeral reads the right way round): the table confirms the shape
+            return m_card, m_conf, True
+        if (MIRROR_NUMERAL and not sure and symbol in MIRROR_SHAPES and m_card is not None and text is not None
+                and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn
+                and m_symbol in reads_clearly(text.centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))):
+            # a skip or a reverse read unsure from the shapes alone, the whole card mirrored back the
+            # numeral its centre reads clearly there, as for a shape read sure (above): the on-black
+            # yellow 9 mirrored, read as a skip at 0.55, mirrored back a 9 at 0.54, its centre "9" at 0.97
             return m_card, m_conf, True
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
