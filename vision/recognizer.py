@@ -65,7 +65,8 @@ NO_TEXT = TextEvidence((None, 0.0), (None, 0.0))
 MIRROR_SHAPES = ("skip", "reverse")   # a shape read sure, no text read clearly, has its centre read mirrored back,
                         # and is asked where that reads the numeral of another card
 MIRROR_NUMERAL = True   # ... and where it does, the card is read whole mirrored back, and goes, unsure, as
-                        # that numeral where that reading is it; so too a skip or reverse read unsure
+                        # that numeral where that reading is it and its shape readers favour it; so too a
+                        # skip or reverse read unsure
 MIRROR_DRAWN = True     # no numeral taken mirrored back that the shape readers' shape reads as (DRAWN_AS)
 MIRROR_SHAPE_BACK = True  # a card read as a numeral by the shape readers alone (no text read clearly) goes, unsure, as the
                         # shape read MIRROR_LEAD likelier mirrored back, where the numeral is that shape's drawing (DRAWN_AS)
@@ -437,9 +438,12 @@ class Recognizer:
                 # and the loop's hole are a shape's evidence), while its glyph and network read 9 as
                 # it is; mirrored back its centre reads "9" (the on-black yellow 9s mirrored). Taken,
                 # unsure, only where the whole card mirrored back reads the numeral its centre told
+                # and the shape readers there favour it too: a reverse of two straight arrows, mirrored
+                # back, read "1" at its centre at 0.95, the shape readers a reverse (a synthetic close-up)
                 as_is = self._last_text
                 m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
-                if m_card is not None and self.deck.cards[m_card].symbol in told:
+                if m_card is not None and self.deck.cards[m_card].symbol in told \
+                        and self._last_shape == self.deck.cards[m_card].symbol:
                     return m_card, m_conf, True
                 self._last_text = as_is
             return card, conf, bool(told)
@@ -482,11 +486,12 @@ class Recognizer:
             # gives its text (a numeral reads the right way round): the table confirms the shape
             return m_card, m_conf, True
         if (MIRROR_NUMERAL and not sure and symbol in MIRROR_SHAPES and m_card is not None and text is not None
-                and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn
+                and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn and self._last_shape == m_symbol
                 and m_symbol in reads_clearly(text.centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))):
-            # a skip or a reverse read unsure from the shapes alone, the whole card mirrored back the
-            # numeral its centre reads clearly there, as for a shape read sure (above): the on-black
-            # yellow 9 mirrored, read as a skip at 0.55, mirrored back a 9 at 0.54, its centre "9" at 0.97
+            # a skip or a reverse read unsure with no text read clearly, the whole card mirrored back
+            # the numeral its centre reads clearly there and its shape readers favour, as for a shape
+            # read sure (above): the on-black yellow 9 mirrored, read as a skip at 0.55 (its shape
+            # readers a 9), mirrored back a 9 at 0.54, its centre "9" at 0.97
             return m_card, m_conf, True
         self._last_text = as_is       # the evidence of the reading kept
         # a 2 or a 5 that reads as the other mirrored back: the right way round reads better (a 5
