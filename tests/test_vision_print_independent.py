@@ -332,7 +332,7 @@ def test_a_numeral_no_shape_reads_as_stays_first_under_the_dissent(monkeypatch):
     assert SYMBOLS[int(dissent(SYMBOLS, shapes, b, text).argmax())] == "3"
 
 
-def test_a_corner_index_read_only_fairly_as_the_numeral_does_not_end_the_dissent():
+def test_a_corner_index_read_only_fairly_as_the_numeral_does_not_end_the_dissent(monkeypatch):
     # an S reverse on a pale desk: "3" at the centre at 0.97, its small corner glyph "3" at 0.55,
     # the shape readers 0.87 for the reverse (transplant on-black, seed 7373: read 3, sure)
     shapes = probs("reverse", 0.87)
@@ -341,7 +341,19 @@ def test_a_corner_index_read_only_fairly_as_the_numeral_does_not_end_the_dissent
     assert SYMBOLS[int(b.argmax())] == "3" and b.max() > 0.6
     held = dissent(SYMBOLS, shapes, b, fair)
     assert SYMBOLS[int(held.argmax())] == "reverse" and held.max() == DISSENT_CAP < 0.6
-    # read clearly in its corner, the numeral is two readings and stands
+    # read clearly in its corner, the numeral is two readings and stands first; but a reverse's
+    # corner index is its drawing again, small: below sure (DRAWN_CORNER)
+    clear = TextEvidence(("3", 0.97), ("3", 0.9))
+    b = fuse(SYMBOLS, shapes, clear, card_px=190)
+    held = dissent(SYMBOLS, shapes, b, clear)
+    assert SYMBOLS[int(held.argmax())] == "3" and held.max() == DISSENT_CAP
+    monkeypatch.setattr(fuse_module, "DRAWN_CORNER", False)
+    assert dissent(SYMBOLS, shapes, b, clear) is b                     # as it was: sure
+
+
+def test_a_numeral_no_shape_reads_as_read_twice_stands_sure():
+    # a skip's ring reads "0", never "3": a 3 read at the centre and in its corner stands
+    shapes = probs("skip", 0.87)
     clear = TextEvidence(("3", 0.97), ("3", 0.9))
     b = fuse(SYMBOLS, shapes, clear, card_px=190)
     assert dissent(SYMBOLS, shapes, b, clear) is b
@@ -365,7 +377,7 @@ def test_shape_readers_sure_of_another_numeral_hold_a_numeral_read_at_the_centre
 
 
 @pytest.mark.parametrize("shapes,text", [
-    (probs("reverse", 0.66), TextEvidence(("3", 0.95), ("3", 0.97))),   # read again in its corner
+    (probs("skip", 0.66), TextEvidence(("3", 0.95), ("3", 0.97))),      # read again in its corner
     (probs("8", 0.66), TextEvidence(("3", 0.95), (None, 0.0))),         # the shapes say a numeral
     (probs("reverse", 0.4), TextEvidence(("3", 0.95), (None, 0.0))),    # the shapes are not sure
     (probs("1", 0.99), TextEvidence(("7", 0.98), ("7", 0.9))),          # a numeral read twice against one
