@@ -475,3 +475,23 @@ def test_a_second_look_at_a_silent_centre_is_dropped_where_the_shapes_see_an_act
 def test_the_symbols_a_clear_text_reading_allows(centre, corner, told):
     from vision.read.fuse import clear_symbols
     assert clear_symbols(TextEvidence(centre, corner)) == told
+
+
+@pytest.fixture(scope="module")
+def rec():
+    from vision.recognizer import Recognizer
+    return Recognizer("uno")
+
+
+def test_a_knock_off_s_reverse_read_5_twice_is_not_sure(rec, monkeypatch):
+    # a knock-off print's red reverse, S arrows: "5" at its centre (0.96) and its corner index
+    # (0.99), the shape readers 0.81 for a reverse (a synthetic close-up); its corner is its drawing
+    # again, small, and no second reading (DRAWN_CORNER)
+    from helpers import one_card_closeup
+    img, truth = one_card_closeup(10101, 213, 480, 640)
+    assert truth == "red-reverse"
+    got = rec.read(img)
+    assert got and not got[0].sure
+    monkeypatch.setattr(fuse_module, "DRAWN_CORNER", False)
+    got = rec.read(img)
+    assert got[0].card == "red-5" and got[0].sure                      # the case this is for
