@@ -442,8 +442,7 @@ class Recognizer:
                 # back, read "1" at its centre at 0.95, the shape readers a reverse (a synthetic close-up)
                 as_is = self._last_text
                 m_card, m_conf = self._identify(frame, flipped, np.ascontiguousarray(card_bgr[:, ::-1]))
-                if m_card is not None and self.deck.cards[m_card].symbol in told \
-                        and self._last_shape == self.deck.cards[m_card].symbol:
+                if self._numeral_back(m_card, told):
                     return m_card, m_conf, True
                 self._last_text = as_is
             return card, conf, bool(told)
@@ -485,9 +484,9 @@ class Recognizer:
             # by the network at 0.98, the text silent; mirrored back a reverse at 0.68. A true 3
             # gives its text (a numeral reads the right way round): the table confirms the shape
             return m_card, m_conf, True
-        if (MIRROR_NUMERAL and not sure and symbol in MIRROR_SHAPES and m_card is not None and text is not None
-                and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn and self._last_shape == m_symbol
-                and m_symbol in reads_clearly(text.centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))):
+        if (MIRROR_NUMERAL and not sure and symbol in MIRROR_SHAPES and text is not None
+                and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn
+                and self._numeral_back(m_card, self._told_numerals(text.centre, symbol))):
             # a skip or a reverse read unsure with no text read clearly, the whole card mirrored back
             # the numeral its centre reads clearly there and its shape readers favour, as for a shape
             # read sure (above): the on-black yellow 9 mirrored, read as a skip at 0.55 (its shape
@@ -504,9 +503,20 @@ class Recognizer:
         the card mirrored back (its outline's corners swapped side for side) reads clearly as.
         The centre's big print, not a corner's: a classic reverse's corner arrows mirrored read "1"
         at 0.90; nor a numeral the shape's own drawing reads as (a reverse's S arrows, "3" or "5")."""
-        centre = self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H)))
+        return self._told_numerals(self.text_reader.read_centre(warp_card(frame, flipped.pts, (TEXT_W, TEXT_H))),
+                                   symbol)
+
+    def _told_numerals(self, centre: tuple[str | None, float], symbol: str) -> set[str]:
+        """The deck's symbols a centre's reading (symbol, confidence) tells clearly, but for the shape
+        `symbol` and the numerals its own drawing reads as (DRAWN_AS)."""
         told = reads_clearly(centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))
         return told & {c.symbol for c in self.deck.cards.values()}
+
+    def _numeral_back(self, m_card: str | None, told: set[str]) -> bool:
+        """Whether the card read mirrored back (`m_card`, the shape readers' favourite there in
+        `_last_shape`) is a numeral of `told` its shape readers favour too (MIRROR_NUMERAL)."""
+        return m_card is not None and self.deck.cards[m_card].symbol in told \
+            and self._last_shape == self.deck.cards[m_card].symbol
 
     def _identify(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray) -> tuple[str, float]:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure

@@ -155,7 +155,7 @@ def _white(card_bgr: np.ndarray, ring_cast: bool = False, ink_bar: bool = False)
         # ... and no more than part way from the paper's to the card's most saturated inks: a veil
         # of light over the whole card (a smudged lens, a lamp's reflection on a glossy card) pales
         # every ink with the paper (INK_BAR)
-        bar = min(bar, cast + max(INK_GAP, INK_SHARE * (percentile(s, 90) - cast)))
+        bar = min(bar, _ink_bar(s, cast))
     unsaturated = s <= bar
     white = (v >= 0.62 * paper) & unsaturated
     if SIDE_FLOOR >= 1.0:
@@ -195,6 +195,13 @@ def _shade_levels(pale: np.ndarray, level: np.ndarray, floor: float) -> np.ndarr
         kth = int(round(SHADE_PART * (2 * half)))
         out[list(sides), :n] = np.clip(np.partition(windows, kth, axis=2)[..., kth], floor, level[list(sides)][:, None])
     return out
+
+
+def _ink_bar(s: np.ndarray, cast: float = 0.0) -> float:
+    """The saturation above which a pixel of a warp (its saturations `s`) is ink against its own
+    inks (INK_BAR): INK_SHARE of the way from the paper's `cast` to its most saturated tenth, at
+    least INK_GAP above the cast."""
+    return cast + max(INK_GAP, INK_SHARE * (percentile(s, 90) - cast))
 
 
 @lru_cache(maxsize=8)
@@ -362,7 +369,7 @@ def face_share(card_bgr: np.ndarray, veiled: bool = False) -> float:
     s, v = hsv[..., 1].astype(np.float32), hsv[..., 2].astype(np.float32)
     paper = max(percentile(v, 97), 40.0)
     inner = (slice(int(0.15 * h), int(0.85 * h)), slice(int(0.15 * w), int(0.85 * w)))
-    bar = min(FACE_SATURATION, max(INK_GAP, INK_SHARE * percentile(s, 90))) if veiled else FACE_SATURATION
+    bar = min(FACE_SATURATION, _ink_bar(s)) if veiled else FACE_SATURATION
     face = ((s[inner] > bar) & (v[inner] > 0.25 * paper)) | (v[inner] < 0.3 * paper)
     return float(face.mean())
 
@@ -425,11 +432,13 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         return Verdict(False, 0.0, f"no {colour} margin round it (sides {', '.join(f'{s:.2f}' for s in sides)})")
     if inner > (MAX_INNER_WHITE_FACES if look.white_faces else MAX_INNER_WHITE):
         return Verdict(False, 0.0, f"{colour} inside as well as round it ({inner:.2f}): a card's inner shape")
-    if even_border and border is None and (face := face_share(card, veiled)) < MIN_FACE and INK_BAR and not veiled:
-        # a veil of light over a card with a small white shape inside pales its field too
-        face = face_share(card, veiled=True)
-    if even_border and border is None and face < MIN_FACE:
-        return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
+    if even_border and border is None:
+        face = face_share(card, veiled)
+        if face < MIN_FACE and INK_BAR and not veiled:
+            # a veil of light over a card with a small white shape inside pales its field too
+            face = face_share(card, veiled=True)
+        if face < MIN_FACE:
+            return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
     shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]

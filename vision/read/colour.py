@@ -148,9 +148,9 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     # print's inks 0.6 and more of it; chroma noise on something black 0.1-0.2
     paper = percentile(whole[..., 2], 97)
     level = float(np.median(val[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
+    margin, across = _nearest_edge(hue[coloured], top, palette) or (0.0, None)
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
-            "hue_margin": hue_margin(hue[coloured], top, palette), "level": level,
-            "across": across_edge(hue[coloured], top, palette),
+            "hue_margin": margin, "level": level, "across": across,
             "unclipped": {"colour": utop, "share": uvotes[utop], "pixels": int(unclipped.sum()),
                           "towards": towards, "clipped": int((coloured & clipped).sum()),
                           "hue_margin": hue_margin(hue[unclipped], utop, palette)}}
@@ -263,13 +263,6 @@ def _nearest_edge(hues: np.ndarray, colour: str, palette: tuple) -> tuple[float,
             if best[1] is None or d < best[0]:
                 best = (float(d), _colour_at(beyond % 180, palette))
     return best
-
-
-def across_edge(hues: np.ndarray, colour: str, palette: tuple) -> str | None:
-    """The colour on the other side of the edge of `colour`'s range nearest the median of its
-    pixels' hues (see hue_margin), or None."""
-    edge = _nearest_edge(hues, colour, palette)
-    return edge[1] if edge else None
 
 
 def hue_margin(hues: np.ndarray, colour: str, palette: tuple) -> float:
