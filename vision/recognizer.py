@@ -19,6 +19,7 @@ from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_a
 from .read.fuse import (DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
                          fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
+from .read.glare import centre_glare
 from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
@@ -99,6 +100,8 @@ WHITE_CONTOURS = True    # a taught deck drawn on white stock is looked for by i
 WHITE_CONTOUR_SCORE = 0.3  # ... down to this contour score (contour.find_cards' is 0.45)
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
+GLARE = True             # a card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
+GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly
 
 
 def _tiny_and_cut(quad: np.ndarray, shape: tuple) -> bool:
@@ -239,6 +242,7 @@ class Recognizer:
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
         self._last_text: TextEvidence | None = None   # the text evidence of the last card identify_card read
         self._last_shape: str | None = None   # ... and the symbol its shape readers (glyph model, network) favoured
+        self._last_glare = False   # ... and whether its centre lay under glare (GLARE)
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -297,6 +301,7 @@ class Recognizer:
         `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         self._last_text, self._last_shape = None, None
+        self._last_glare = GLARE and centre_glare(card_bgr if text_card is None else text_card) >= GLARE_SHARE
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
@@ -329,7 +334,8 @@ class Recognizer:
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
-            p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
+            if not self._last_glare:   # a spot over the centre merges or cuts the symbol's shapes
+                p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
             p = corner_dissent(self.model.classes, p, text)
         colour, colour_share, margin = clip_checked(v)
         colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
@@ -403,6 +409,7 @@ class Recognizer:
             doubt = False
             if mirrored and MIRRORED and frame is not None and self.text_reader is not None and self.taught is None:
                 card, conf, doubt = self._mirror_checked(frame, q, card_bgr, card, conf, trust)
+            doubt = doubt or self._glared(card)
             if card is not None:
                 score = conf * trust
                 chance = self.calibration(score)
@@ -512,6 +519,14 @@ class Recognizer:
         told = reads_clearly(centre) - {symbol} - set(DRAWN_AS.get(symbol, ()))
         return told & {c.symbol for c in self.deck.cards.values()}
 
+    def _glared(self, card: str | None) -> bool:
+        """Whether the card last identified lies with its centre under glare (GLARE) and its text
+        does not read its symbol clearly: the readers of its centre saw a spot, not the symbol."""
+        if not self._last_glare or card is None:
+            return False
+        told = clear_symbols(self._last_text) if self._last_text is not None else None
+        return self.deck.cards[card].symbol not in (told or ())
+
     def _numeral_back(self, m_card: str | None, told: set[str]) -> bool:
         """Whether the card read mirrored back (`m_card`, the shape readers' favourite there in
         `_last_shape`) is a numeral of `told` its shape readers favour too (MIRROR_NUMERAL)."""
@@ -522,6 +537,7 @@ class Recognizer:
         """(card, confidence) of a verified card: the taught deck first when there is one (a sure
         taught reading skips the built-in readers and their OCR), else the built-in readers."""
         taught = None
+        self._last_glare = False
         if self.taught is not None:
             from .teach.reader import ALONE, combine, taught_match, twin, unbarred
             # (a "back" taken for a taught face was matched already, at this very quad unless it was snapped)

@@ -1,0 +1,41 @@
+"""Stage 3e: glare over the card's centre, which no reader of the centre can see through.
+
+A glossy card under a lamp, or a phone's flash, throws a bright soft spot on the face: the ink
+under it turns pale or white. The symbol readers then see a blob where the numeral was (on real
+photos with a spot added, mostly a "reverse"), the centre's holes are counted wrong (a skip's ring
+merged into the spot), and OCR is silent or faint. Nothing printed on a card is brighter than its
+own paper, so light brighter than the paper of the card's margin, and unsaturated as a light's
+reflection is, is glare. Its share of the centre tells the reader how far to trust the centre.
+(A photo whose paper is itself clipped white has nothing brighter: no glare is found there.)
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..quantile import percentile
+
+CARD_W, CARD_H = 56, 87               # the warp glare is looked for in
+CENTRE = (0.18, 0.28, 0.82, 0.72)     # where every print puts its big symbol (x0, y0, x1, y1)
+MARGIN = 0.05                         # the margin's band, a share of the card's width
+ABOVE = 25                            # glare: brighter (V) than the margin's median paper by this ...
+GREY = 60                             # ... and no more saturated than this
+CLIPPED = 255 - ABOVE                 # paper this bright leaves nothing brighter to see
+
+
+def centre_glare(card_bgr: np.ndarray) -> float:
+    """The share (0-1) of a rectified card's centre brighter than its own paper and unsaturated."""
+    card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
+                      if card_bgr.shape[1] > CARD_W else cv2.INTER_LINEAR)
+    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    m = max(1, int(round(MARGIN * CARD_W)))
+    value = hsv[..., 2]
+    # each side's bright paper (a finger over it, its shade, are darker), and the middle of the four:
+    # a spot reaching one side must not raise the paper's level
+    sides = (value[:m], value[-m:], value[:, :m], value[:, -m:])
+    paper = float(np.median([percentile(side.astype(np.float32), 90) for side in sides]))
+    if paper >= CLIPPED:
+        return 0.0
+    x0, y0, x1, y1 = (int(round(f * s)) for f, s in zip(CENTRE, (CARD_W, CARD_H, CARD_W, CARD_H)))
+    v, s = value[y0:y1, x0:x1], hsv[y0:y1, x0:x1, 1]
+    return float(((v > paper + ABOVE) & (s < GREY)).mean())
