@@ -15,6 +15,10 @@ Cells (groups for --cells):
   overexposed the same real photos 2.5 times as bright, clipped (a lamp or the sun on a glossy card,
              a phone exposing for a dark table: a clipped red turns orange, a green cyan);
   washed     the same real photos at half their saturation (haze, a lamp's glare, a cheap webcam);
+  glare      the same real photos with a lamp's or a flash's reflection on the card (bench/vision_cells.py
+             glare: a soft near-white spot of 0.25-0.5 the card's short side within 0.3 of its centre,
+             0.8-1.0 strong), placed on the outline the recognizer finds in the photo as it is (a photo
+             where it finds none is skipped and counted; the seed places the spots);
   sweep      the 56 real-uno-dev photos re-rendered (bench/vision_cells.py): each photo's card quad
              found once with the contour locator, then the whole photo warped by a homography that
              carries the card to a target pose in a new 640x480 canvas (widened only where a card
@@ -49,7 +53,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,sweep,transplant,tables,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,sweep,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
@@ -95,7 +99,7 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "sweep", "transplant", "tables", "scenes", "synthetic",
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "glare", "sweep", "transplant", "tables", "scenes", "synthetic",
           "lopo")
 
 
@@ -165,6 +169,24 @@ def real(rec: Recognizer, folder: Path, cell: str, step: int = 1,
         else:
             items.append(item(cell, name, truth, got, conf, sure))
     return items, outside
+
+
+def glared(rec: Recognizer, folder: Path, cell: str, seed: int, step: int = 1) -> tuple[list[dict], dict]:
+    """The photos of a folder with glare on their card (vision_cells.glare), placed on the outline
+    the recognizer reads first in the photo as it is, right or wrong."""
+    items, skipped = [], []
+    for i, (name, truth) in enumerate(real_rows(folder)):
+        if i % step or truth is None or truth not in rec.deck.cards:
+            continue
+        img = cv2.imread(str(folder / name))
+        reads = rec.read(img)
+        if not reads:
+            skipped.append(name)
+            continue
+        pic = vc.glare(img, reads[0].quad.pts, np.random.default_rng([seed, 11, i]))
+        got, conf, sure = first_reading(rec, pic)
+        items.append(item(cell, name, truth, got, conf, sure))
+    return items, {"skipped": skipped}
 
 
 # ---------------------------------------------------------------- 2. the pose sweep of real-uno-dev
@@ -396,7 +418,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,sweep,transplant,tables,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,glare,sweep,transplant,tables,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -463,6 +485,14 @@ def main(argv=None) -> int:
                              (f"{group} hand-held", Path(args.real2) / "hand-held")):
             if (folder / "labels.csv").exists():
                 items += timed(group, real, rec, folder, cell, step, altered)[0]
+    if "glare" in groups and uno_family:
+        for cell, folder in (("glare real-uno-dev", Path(args.real)), ("glare on-black", Path(args.real2) / "on-black"),
+                             ("glare hand-held", Path(args.real2) / "hand-held")):
+            if (folder / "labels.csv").exists():
+                got, info = timed("glare", glared, rec, folder, cell, args.seed, step)
+                items += got
+                if info["skipped"]:
+                    res["notes"].append(f"{cell}: no card found in {len(info['skipped'])} photos as they are, skipped")
     if "sweep" in groups and uno_family and (Path(args.real) / "labels.csv").exists():
         got, info = timed("sweep", sweep, rec, Path(args.real), args.seed, args.quick)
         items += got

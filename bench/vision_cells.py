@@ -255,6 +255,22 @@ def cast_shadow(img: np.ndarray, quad: np.ndarray, light: float, rng: np.random.
     return np.clip(img.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
 
 
+def glare(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's or a flash's reflection on a glossy card: a soft near-white ellipse (0.25-0.5 of the
+    card's short side long, 0.12-0.3 wide, any angle) centred within 0.3 short sides of the card's
+    centre, blended at 0.8-1.0 in its core, slightly warm or white."""
+    q = np.asarray(quad, np.float32)
+    short = short_side(q)
+    centre = q.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * short
+    axes = (int(short * rng.uniform(0.25, 0.5)), int(short * rng.uniform(0.12, 0.3)))
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.ellipse(mask, tuple(int(v) for v in centre), axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
+    mask = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(2.0, axes[1] / 2.5))[..., None]
+    strength = rng.uniform(0.8, 1.0)
+    tint = np.float32([rng.uniform(235, 255), rng.uniform(240, 255), 255])
+    return np.clip(img * (1 - strength * mask) + tint * strength * mask, 0, 255).astype(np.uint8)
+
+
 # ---------------------------------------------------------------- real faces, new places
 
 TRANSPLANT_W = 240                         # pixels of a lifted face's width (its height: the card's aspect)
