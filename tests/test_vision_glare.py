@@ -3,14 +3,17 @@ card's own paper covers the symbol; its holes are not counted, and the reading g
 the text reads its symbol clearly."""
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+import vision.read.glare as glare
 import vision.recognizer as recognizer
-from vision.art import render_card
+from vision.art import render_card, style_for
 from vision.read.glare import centre_glare
 from vision.recognizer import GLARE_SHARE, Recognizer
 
@@ -114,3 +117,19 @@ def test_ovals_brighter_than_their_margins_in_a_hand_are_still_read_sure(rec, st
     # glare); read right and sure as before
     got = rec.read(photo(stem))[0]
     assert got.card == stem.rsplit("-", 1)[0] and got.sure
+
+
+def edged(card_id: str, edge) -> np.ndarray:
+    """A rendered card edged in `edge` (RGB) instead of white paper, as an indoor photo shows it."""
+    style = replace(style_for("uno", random.Random(1)), edge=edge)
+    rgba = render_card(card_id, "uno", style=style, size=(224, 348))
+    return np.clip(cv2.cvtColor(rgba[..., :3], cv2.COLOR_RGB2BGR).astype(np.float32) * 0.78, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("card_id", ["red-3", "blue-skip", "green-7"])
+def test_the_white_inside_a_black_or_purple_edge_is_no_glare(card_id, monkeypatch):
+    black, purple = edged(card_id, (28, 26, 30)), edged(card_id, (96, 44, 150))
+    assert centre_glare(black) == 0.0 and centre_glare(purple) == 0.0
+    # measured from the black edge as if it were paper, the face's white inside reads as glare
+    monkeypatch.setattr(glare, "PAPER_LEVEL", 0.0)
+    assert centre_glare(black) >= GLARE_SHARE

@@ -301,7 +301,9 @@ class Recognizer:
         `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         self._last_text, self._last_shape = None, None
-        self._last_glare = GLARE and centre_glare(card_bgr if text_card is None else text_card) >= GLARE_SHARE
+        # (a deck edged in black or a colour has its paper inside: its margin is no white to measure from)
+        self._last_glare = GLARE and self.border is None and \
+            centre_glare(card_bgr if text_card is None else text_card) >= GLARE_SHARE
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)

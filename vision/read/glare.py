@@ -6,7 +6,8 @@ photos with a spot added, mostly a "reverse"), the centre's holes are counted wr
 merged into the spot), and OCR is silent or faint. Nothing printed on a card is brighter than its
 own paper, so light brighter than the paper of the card's margin, and unsaturated as a light's
 reflection is, is glare. Its share of the centre tells the reader how far to trust the centre.
-(A photo whose paper is itself clipped white has nothing brighter: no glare is found there.)
+(A photo whose paper is itself clipped white has nothing brighter: no glare is found there; nor on a
+card whose margin is no white paper, a deck edged in black or a colour, whose white is inside.)
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ MARGIN = 0.05                         # the margin's band, a share of the card's
 ABOVE = 25                            # glare: brighter (V) than the margin's median paper by this ...
 GREY = 60                             # ... and no more saturated than this
 CLIPPED = 255 - ABOVE                 # paper this bright leaves nothing brighter to see
+PAPER_LEVEL = 0.6                     # a margin darker than this share of the face's median V is no paper
 
 
 def centre_glare(card_bgr: np.ndarray) -> float:
@@ -35,6 +37,13 @@ def centre_glare(card_bgr: np.ndarray) -> float:
     sides = (value[:m], value[-m:], value[:, :m], value[:, -m:])
     paper = float(np.median([percentile(side.astype(np.float32), 90) for side in sides]))
     if paper >= CLIPPED:
+        return 0.0
+    # the margin must be white paper: unsaturated, and not dark against the face (a black border's
+    # inner white is no glare)
+    sat = hsv[..., 1]
+    margin_sat = float(np.median([percentile(side.astype(np.float32), 50)
+                                  for side in (sat[:m], sat[-m:], sat[:, :m], sat[:, -m:])]))
+    if margin_sat >= GREY or paper < PAPER_LEVEL * float(percentile(value.astype(np.float32), 50)):
         return 0.0
     x0, y0, x1, y1 = (int(round(f * s)) for f, s in zip(CENTRE, (CARD_W, CARD_H, CARD_W, CARD_H)))
     v, s = value[y0:y1, x0:x1], hsv[y0:y1, x0:x1, 1]
