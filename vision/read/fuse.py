@@ -73,8 +73,12 @@ CORNER = {
     # 28); a +2 corner as "2" (its plus missed: PLUS_MISSED), but never as another digit (session 19:
     # 1 of 300 rendered +2 corners of six families, none of the real ones), so a +2 is no likelier
     # than any other symbol to give a clear "7" (it was 0.3 until then: a 7 whose centre numeral was
-    # not read, its corner read "7" at 0.99, went to the +2 the symbol readers half took it for)
-    "digit": {"same": 1.0, "6/9": 1.0, "reverse": 0.3, "*": 0.08},
+    # not read, its corner read "7" at 0.99, went to the +2 the symbol readers half took it for).
+    # Likewise a reverse: its corner is its drawing again, small, and reads as that drawing reads
+    # ("5", or "3" without the heads: DRAWN_AS), no likelier than any other symbol to read "1" or "7"
+    # (it was 0.3 for every digit until session 41: a 1 under a lamp's glare, its corner read "1" at
+    # 0.996, went to the reverse the shape readers took the glare for)
+    "digit": {"same": 1.0, "6/9": 1.0, "reverse": {"3": 0.3, "5": 0.3}, "*": 0.08},
     # a corner "0": a 0, a skip's ring or a wild's oval; a +2 or +4 corner reads as such
     "0": {"0": 1.0, "skip": 0.8, "wild": 0.8, "draw2": 0.3, "wild-draw4": 0.3, "digit": 0.1, "*": 0.6},
     "draw2": {"draw2": 1.0, "*": 0.02},
@@ -113,6 +117,8 @@ def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str],
                 v = PLUS_MISSED
             else:
                 v = row.get(s, row["*"])
+                if isinstance(v, dict):                     # by the digit read (a reverse's "5")
+                    v = v.get(text, row["*"])
         else:
             v = row.get(s, row["digit"] if s in DIGITS and "digit" in row else row["*"])
         out.append(v)
