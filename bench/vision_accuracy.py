@@ -171,15 +171,21 @@ def real(rec: Recognizer, folder: Path, cell: str, step: int = 1,
     return items, outside
 
 
-def glared(rec: Recognizer, folder: Path, cell: str, seed: int, step: int = 1) -> tuple[list[dict], dict]:
-    """The photos of a folder with glare on their card (vision_cells.glare), placed on the outline
-    the recognizer reads first in the photo as it is, right or wrong."""
-    items, skipped = [], []
+def photos_read(rec: Recognizer, folder: Path, step: int = 1):
+    """(index, name, card, photo, its readings as it is) for every `step`th photo of the folder whose
+    card is in the deck: what the glare, transplant and tables cells start from."""
     for i, (name, truth) in enumerate(real_rows(folder)):
         if i % step or truth is None or truth not in rec.deck.cards:
             continue
         img = cv2.imread(str(folder / name))
-        reads = rec.read(img)
+        yield i, name, truth, img, rec.read(img)
+
+
+def glared(rec: Recognizer, folder: Path, cell: str, seed: int, step: int = 1) -> tuple[list[dict], dict]:
+    """The photos of a folder with glare on their card (vision_cells.glare), placed on the outline
+    the recognizer reads first in the photo as it is, right or wrong."""
+    items, skipped = [], []
+    for i, name, truth, img, reads in photos_read(rec, folder, step):
         if not reads:
             skipped.append(name)
             continue
@@ -223,11 +229,7 @@ def transplant(rec: Recognizer, folder: Path, cell: str, seed: int, per_face: in
     in turn. The surfaces and hands are the synthetic close-ups' own; the card's print, its wear and
     its gloss are the real photo's."""
     items, skipped = [], []
-    for i, (name, truth) in enumerate(real_rows(folder)):
-        if i % step or truth is None or truth not in rec.deck.cards:
-            continue
-        img = cv2.imread(str(folder / name))
-        reads = rec.read(img)
+    for i, name, truth, img, reads in photos_read(rec, folder, step):
         if not reads or reads[0].card != truth:
             skipped.append(name)
             continue
@@ -247,11 +249,7 @@ def lifted_faces(rec: Recognizer, folders: list[Path]) -> dict[str, list[np.ndar
     reads right (a photo it misreads gives none)."""
     faces: dict[str, list[np.ndarray]] = {}
     for folder in folders:
-        for name, truth in real_rows(folder):
-            if truth is None or truth not in rec.deck.cards:
-                continue
-            img = cv2.imread(str(folder / name))
-            reads = rec.read(img)
+        for _, _, truth, img, reads in photos_read(rec, folder):
             if reads and reads[0].card == truth:
                 faces.setdefault(truth, []).append(vc.lift_face(img, reads[0].quad.pts))
     return faces

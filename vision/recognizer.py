@@ -100,7 +100,7 @@ WHITE_CONTOURS = True    # a taught deck drawn on white stock is looked for by i
 WHITE_CONTOUR_SCORE = 0.3  # ... down to this contour score (contour.find_cards' is 0.45)
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
-GLARE = True             # a card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
+GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
 GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly
 
 
@@ -301,8 +301,9 @@ class Recognizer:
         `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         self._last_text, self._last_shape = None, None
-        # (a deck edged in black or a colour has its paper inside: its margin is no white to measure from)
-        self._last_glare = GLARE and self.border is None and \
+        # (the UNO family's readers, where a spot was measured to pass for a reverse; a deck edged in
+        # black or a colour has its paper inside: its margin is no white to measure from)
+        self._last_glare = GLARE and self.text_reader is not None and self.border is None and \
             centre_glare(card_bgr if text_card is None else text_card) >= GLARE_SHARE
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
@@ -411,7 +412,8 @@ class Recognizer:
             doubt = False
             if mirrored and MIRRORED and frame is not None and self.text_reader is not None and self.taught is None:
                 card, conf, doubt = self._mirror_checked(frame, q, card_bgr, card, conf, trust)
-            doubt = doubt or self._glared(card)
+            # (a taught deck's reading matches the whole face as photographed, spots and all)
+            doubt = doubt or (self.taught is None and self._glared(card))
             if card is not None:
                 score = conf * trust
                 chance = self.calibration(score)

@@ -19,7 +19,7 @@ from ..quantile import percentile
 CARD_W, CARD_H = 56, 87               # the warp glare is looked for in
 CENTRE = (0.18, 0.28, 0.82, 0.72)     # where every print puts its big symbol (x0, y0, x1, y1)
 MARGIN = 0.05                         # the margin's band, a share of the card's width
-ABOVE = 25                            # glare: brighter (V) than the margin's median paper by this ...
+ABOVE = 25                            # glare: brighter (V) than the margin's paper by this ...
 GREY = 60                             # ... and no more saturated than this
 CLIPPED = 255 - ABOVE                 # paper this bright leaves nothing brighter to see
 PAPER_LEVEL = 0.6                     # a margin darker than this share of the face's median V is no paper
@@ -31,20 +31,22 @@ def centre_glare(card_bgr: np.ndarray) -> float:
                       if card_bgr.shape[1] > CARD_W else cv2.INTER_LINEAR)
     hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
     m = max(1, int(round(MARGIN * CARD_W)))
-    value = hsv[..., 2]
+    value, sat = hsv[..., 2], hsv[..., 1]
     # each side's bright paper (a finger over it, its shade, are darker), and the middle of the four:
     # a spot reaching one side must not raise the paper's level
-    sides = (value[:m], value[-m:], value[:, :m], value[:, -m:])
-    paper = float(np.median([percentile(side.astype(np.float32), 90) for side in sides]))
+    paper = _margin(value, m, 90)
     if paper >= CLIPPED:
         return 0.0
     # the margin must be white paper: unsaturated, and not dark against the face (a black border's
     # inner white is no glare)
-    sat = hsv[..., 1]
-    margin_sat = float(np.median([percentile(side.astype(np.float32), 50)
-                                  for side in (sat[:m], sat[-m:], sat[:, :m], sat[:, -m:])]))
-    if margin_sat >= GREY or paper < PAPER_LEVEL * float(percentile(value.astype(np.float32), 50)):
+    if _margin(sat, m, 50) >= GREY or paper < PAPER_LEVEL * float(percentile(value.astype(np.float32), 50)):
         return 0.0
     x0, y0, x1, y1 = (int(round(f * s)) for f, s in zip(CENTRE, (CARD_W, CARD_H, CARD_W, CARD_H)))
     v, s = value[y0:y1, x0:x1], hsv[y0:y1, x0:x1, 1]
     return float(((v > paper + ABOVE) & (s < GREY)).mean())
+
+
+def _margin(channel: np.ndarray, m: int, q: float) -> float:
+    """The middle of the q-th percentiles of a channel over the card's four sides, `m` pixels deep."""
+    sides = (channel[:m], channel[-m:], channel[:, :m], channel[:, -m:])
+    return float(np.median([percentile(side.astype(np.float32), q) for side in sides]))
