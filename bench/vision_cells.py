@@ -259,16 +259,26 @@ def glare(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.nda
     """A lamp's or a flash's reflection on a glossy card: a soft near-white ellipse (0.25-0.5 of the
     card's short side long, 0.12-0.3 wide, any angle) centred within 0.3 short sides of the card's
     centre, blended at 0.8-1.0 in its core, slightly warm or white."""
+    offset = rng.uniform(-0.3, 0.3, 2)
+    axes = (rng.uniform(0.25, 0.5), rng.uniform(0.12, 0.3))
+    angle = float(rng.uniform(0, 180))
+    strength = rng.uniform(0.8, 1.0)
+    tint = (rng.uniform(235, 255), rng.uniform(240, 255), 255)
+    return spot(img, quad, offset, axes, angle, strength, tint)
+
+
+def spot(img: np.ndarray, quad: np.ndarray, offset, axes, angle: float, strength: float = 1.0,
+         tint=(250, 248, 255)) -> np.ndarray:
+    """A soft near-white ellipse (BGR `tint`) on the card at `quad`: `offset` from its centre and
+    `axes`, both in short sides of the card, turned by `angle` degrees; blended at `strength` in its core."""
     q = np.asarray(quad, np.float32)
     short = short_side(q)
-    centre = q.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * short
-    axes = (int(short * rng.uniform(0.25, 0.5)), int(short * rng.uniform(0.12, 0.3)))
+    centre = q.mean(axis=0) + np.asarray(offset) * short
+    ax = (int(short * axes[0]), int(short * axes[1]))
     mask = np.zeros(img.shape[:2], np.uint8)
-    cv2.ellipse(mask, tuple(int(v) for v in centre), axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
-    mask = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(2.0, axes[1] / 2.5))[..., None]
-    strength = rng.uniform(0.8, 1.0)
-    tint = np.float32([rng.uniform(235, 255), rng.uniform(240, 255), 255])
-    return np.clip(img * (1 - strength * mask) + tint * strength * mask, 0, 255).astype(np.uint8)
+    cv2.ellipse(mask, tuple(int(v) for v in centre), ax, angle, 0, 360, 255, -1)
+    mask = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(2.0, ax[1] / 2.5))[..., None]
+    return np.clip(img * (1 - strength * mask) + np.float32(tint) * strength * mask, 0, 255).astype(np.uint8)
 
 
 # ---------------------------------------------------------------- real faces, new places

@@ -23,22 +23,9 @@ from tests.helpers import load_bench
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ROOT.parent / "shared" / "real-uno-dev2" / "hand-held"
 vc = load_bench("vision_cells")
+spot = vc.spot
 
 needs_photos = pytest.mark.skipif(not (HAND / "labels.csv").exists(), reason="development photos not present")
-
-
-def spot(img: np.ndarray, quad: np.ndarray, offset, axes, angle: float, strength: float = 1.0,
-         tint=(250, 248, 255)) -> np.ndarray:
-    """A soft near-white ellipse on the card at `quad`: `offset` from its centre and `axes`, both in
-    short sides of the card; blended at `strength` in its core."""
-    q = np.asarray(quad, np.float32)
-    short = vc.short_side(q)
-    centre = q.mean(axis=0) + np.float32(offset) * short
-    ax = (int(short * axes[0]), int(short * axes[1]))
-    mask = np.zeros(img.shape[:2], np.uint8)
-    cv2.ellipse(mask, tuple(int(v) for v in centre), ax, angle, 0, 360, 255, -1)
-    mask = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(2.0, ax[1] / 2.5))[..., None]
-    return np.clip(img * (1 - strength * mask) + np.float32(tint) * strength * mask, 0, 255).astype(np.uint8)
 
 
 def indoor_card(card_id: str = "red-3", light: float = 0.78) -> np.ndarray:

@@ -301,17 +301,17 @@ class Recognizer:
         `shape`: the frame's (what of the card the frame cuts off cannot be read)."""
         # the card and its half-turn: the classifier knows both orientations, two views agree better
         self._last_text, self._last_shape = None, None
+        source = card_bgr if text_card is None else text_card    # the larger warp, for text, glare and holes
         # (the UNO family's readers, where a spot was measured to pass for a reverse; a deck edged in
         # black or a colour has its paper inside: its margin is no white to measure from)
         self._last_glare = GLARE and self.text_reader is not None and self.border is None and \
-            centre_glare(card_bgr if text_card is None else text_card) >= GLARE_SHARE
+            centre_glare(source) >= GLARE_SHARE
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
         if self.net is not None:   # the network's view of the same glyph: sure only where both agree
             p = agree(self.model.classes, p, self.net.classes, self.net.proba(both).mean(axis=0))
         if self.text_reader is not None:
-            source = card_bgr if text_card is None else text_card
             # the card's width in the picture it was read from: small text says little
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
@@ -338,7 +338,7 @@ class Recognizer:
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             if not self._last_glare:   # a spot over the centre merges or cuts the symbol's shapes
-                p = holes_evidence(self.model.classes, p, centre_holes(card_bgr if text_card is None else text_card))
+                p = holes_evidence(self.model.classes, p, centre_holes(source))
             p = corner_dissent(self.model.classes, p, text)
         colour, colour_share, margin = clip_checked(v)
         colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0

@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 from ..quantile import percentile
+from .holes import CENTRE               # where every print puts its big symbol (x0, y0, x1, y1)
 
 CARD_W, CARD_H = 56, 87               # the warp glare is looked for in
-CENTRE = (0.18, 0.28, 0.82, 0.72)     # where every print puts its big symbol (x0, y0, x1, y1)
 MARGIN = 0.05                         # the margin's band, a share of the card's width
 ABOVE = 25                            # glare: brighter (V) than the margin's paper by this ...
 GREY = 60                             # ... and no more saturated than this
