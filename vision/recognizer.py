@@ -16,7 +16,7 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
+from .read.fuse import (DRAWN_AS, clear_symbols, corner_dissent, dissent, second_look_dissent, few_colours_evidence, four_colour_evidence,
                          fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
@@ -340,6 +340,7 @@ class Recognizer:
             if not self._last_glare:   # a spot over the centre merges or cuts the symbol's shapes
                 p = holes_evidence(self.model.classes, p, centre_holes(source))
             p = corner_dissent(self.model.classes, p, text)
+            p = second_look_dissent(self.model.classes, shapes, p, text)
         colour, colour_share, margin = clip_checked(v)
         colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
         # a hue close to the edge of its colour's range is a doubtful colour (orange against
