@@ -24,7 +24,7 @@ from .read.holes import centre_holes
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
-from .locate.contour import white_masks
+from .locate.contour import cards_cut_at_edges, white_masks
 from .locate.ends import place_ends
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
@@ -100,6 +100,7 @@ FACE_LOOK = True         # a deck of another border is looked for by its faces t
 BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verified under this score
 WHITE_CONTOURS = True    # a taught deck drawn on white stock is looked for by its white contours too ...
 WHITE_CONTOUR_SCORE = 0.3  # ... down to this contour score (contour.find_cards' is 0.45)
+WHITE_EDGE_CUT = True    # ... and by those contours cut along the picture's edges (contour.cut_at_edges)
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
@@ -649,6 +650,11 @@ class Recognizer:
             for mask in white_masks(bgr):
                 looks.append([(q.pts, "card", q.score) for q in find_cards(
                     bgr, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE, mask=mask)])
+                if WHITE_EDGE_CUT:
+                    # and cut along the picture's edges: a card touching a sheet of paper (or another
+                    # white thing) merges with it into one white shape, and neither is found
+                    looks.append([(q.pts, "card", q.score) for q in cards_cut_at_edges(
+                        bgr, mask, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE)])
         if dets is None:
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]
