@@ -59,6 +59,7 @@ PLUS_MISSED = 0.7       # a small "+" next to its digit is often not read: "+4" 
 # read clearly (left out of training, the filled-oval print's +2 corners: 0.72-0.84, the classifier
 # calling its two drawn cards a 7); a card without a plus seldom gives both characters
 PLUS_FAIR = 0.6
+CORNER_FAIR = True      # a corner index's digit read fairly (PLUS_FAIR..STRONG) counts part way too
 
 CENTRE = {
     "digit": {"same": 1.0, "6/9": 1.0, "*": 0.02},
@@ -88,7 +89,7 @@ CORNER = {
 
 
 def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0,
-                trusted: float = 1.0) -> np.ndarray:
+                trusted: float = 1.0, fair_digits: bool = False) -> np.ndarray:
     """L(reading | s) for every symbol s: a clear reading by its row, silence (below WEAK) by the
     "none" row, anything between as no evidence but a whole "+2" or "+4" (PLUS_FAIR). `heard` (0..1):
     how well text of this size can be read at all; silence from a card too small to read says
@@ -100,9 +101,10 @@ def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str],
         digit = 1.0 - (1.0 - row["digit"]) * heard
         return np.array([digit if s in DIGITS else row["*"] for s in symbols])
     if conf < STRONG:           # something was read, not clearly: no evidence either way ...
-        if text not in PLUS.values() or conf < PLUS_FAIR:
+        fair = text in PLUS.values() or (fair_digits and text in DIGITS and text != "0")
+        if not fair or conf < PLUS_FAIR:
             return np.ones(len(symbols))
-        # ... but for a whole "+2" / "+4", part way
+        # ... but for a whole "+2" / "+4" (or a corner's digit, `fair_digits`), part way
         trusted *= (conf - PLUS_FAIR) / (STRONG - PLUS_FAIR)
     key = "0" if text == "0" else "digit" if text in DIGITS else text
     row = table[key]
@@ -203,7 +205,7 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
     says = max(_says(text.centre, centre_heard, trusted), _says(text.corner, corner_heard, trusted))
     b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), TEMPER_ALONE - (TEMPER_ALONE - TEMPER) * says)
     b *= likelihoods(CENTRE, text.centre, symbols, centre_heard, trusted)
-    b *= likelihoods(CORNER, text.corner, symbols, corner_heard, trusted)
+    b *= likelihoods(CORNER, text.corner, symbols, corner_heard, trusted, fair_digits=CORNER_FAIR)
     if "6" in symbols and "9" in symbols and {text.centre[0], text.corner[0]} & {"6", "9"}:
         # the bar is a few pixels thick: on a card drawn small it is not seen, or seen wrong
         legible = card_px is None or card_px >= SIX_NINE_PX

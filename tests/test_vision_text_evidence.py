@@ -1,6 +1,8 @@
-"""A numeral read only by the text reader's second look at a silent centre (text.py BY_VALUE,
-SILENT_CLOSE) against shape readers that favour another numeral: one reader's word against
-another's, held below sure unless the corner index reads it clearly too (fuse.SECOND_DISSENT)."""
+"""How far the text reader's weaker readings count against the shape readers (vision/read/fuse.py).
+A numeral read only by the second look at a silent centre (text.py BY_VALUE, SILENT_CLOSE), against
+shape readers that favour another numeral: one reader's word against another's, held below sure
+unless the corner index reads it clearly too (SECOND_DISSENT). A corner index's digit read fairly
+(0.6-0.85) counts part way, as a whole "+2" or "+4" does (CORNER_FAIR)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -66,3 +68,36 @@ def test_a_zero_under_a_finger_read_5_by_the_second_look_alone_goes_unsure(monke
     monkeypatch.setattr(fuse_module, "SECOND_DISSENT", 1.0)
     before = Recognizer("uno").read(pic)[0]
     assert before.card == "yellow-5" and before.sure        # what it read without the step
+
+
+# ---------------------------------------------------------------- a corner index read fairly
+
+def test_a_corner_digit_read_fairly_counts_part_way(monkeypatch):
+    # a blurred classic yellow 7 held with a finger over its 7 (transplant real-uno-dev, seed 15161):
+    # the centre silent, the corner "7" at 0.82, the shape readers split between a +2 and the 7
+    s = shapes(draw2=0.21, n7=0.19, n4=0.14, n9=0.11)
+    text = TextEvidence((None, 0.0), ("7", 0.82))
+    b = fuse(SYMBOLS, s, text, card_px=190)
+    assert SYMBOLS[int(b.argmax())] == "7" and b.max() < 0.6          # first, still unsure
+    monkeypatch.setattr(fuse_module, "CORNER_FAIR", False)
+    assert SYMBOLS[int(fuse(SYMBOLS, s, text, card_px=190).argmax())] == "draw2"   # the case this is for
+
+
+@pytest.mark.parametrize("text", [TextEvidence((None, 0.0), ("7", 0.55)),      # below fair: nothing
+                                  TextEvidence((None, 0.0), ("0", 0.8)),       # "0": any round shape
+                                  TextEvidence(("7", 0.8), (None, 0.0))])      # the centre: as before
+def test_other_fair_readings_still_say_nothing(text):
+    s = shapes(draw2=0.21, n7=0.19, n4=0.14, n9=0.11)
+    assert SYMBOLS[int(fuse(SYMBOLS, s, text, card_px=190).argmax())] == "draw2"
+
+
+@pytest.mark.skipif(not (DEV / "labels.csv").exists(), reason="development photos not present")
+def test_a_seven_under_a_finger_whose_corner_reads_fairly_is_read_as_its_seven(monkeypatch):
+    va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
+    i = [name for name, _ in va.real_rows(DEV)].index("y7.jpg")
+    img = cv2.imread(str(DEV / "y7.jpg"))
+    face = vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts)
+    pic, _ = vc.transplant_image(face, np.random.default_rng([15161, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
+    assert Recognizer("uno").read(pic)[0].card == "yellow-7"
+    monkeypatch.setattr(fuse_module, "CORNER_FAIR", False)
+    assert Recognizer("uno").read(pic)[0].card == "yellow-draw2"      # what it read without the step
