@@ -361,9 +361,12 @@ def test_a_numeral_no_shape_reads_as_read_twice_stands_sure():
 
 def test_shape_readers_sure_of_another_numeral_hold_a_numeral_read_at_the_centre_alone_below_sure():
     # a print's 1 with a long flag: "7" at the centre at 0.95, its corner "1" at 0.79 (not clear),
-    # the shape readers 0.92 for the 1 (a synthetic close-up, seed 4101: read 7, sure)
+    # the shape readers 0.92 for the 1 (a synthetic close-up, seed 4101: read 7, sure). Since the
+    # corner's fair digits count part way (CORNER_FAIR) that corner tips it to the 1; with the corner
+    # read at 0.55 (below fair), the text outweighs the shapes, and the two readers disagree
     shapes = probs("1", 0.92)
-    text = TextEvidence(("7", 0.95), ("1", 0.79))
+    assert SYMBOLS[int(fuse(SYMBOLS, shapes, TextEvidence(("7", 0.95), ("1", 0.79)), card_px=210).argmax())] == "1"
+    text = TextEvidence(("7", 0.95), ("1", 0.55))
     b = fuse(SYMBOLS, shapes, text, card_px=210)
     assert SYMBOLS[int(b.argmax())] == "7" and b.max() > 0.6          # the text outweighs the shapes
     held = dissent(SYMBOLS, shapes, b, text)
