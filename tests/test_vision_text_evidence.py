@@ -29,6 +29,17 @@ def shapes(**shares):
     return np.array([shares.get("n" + s if s.isdigit() else s, rest) for s in SYMBOLS])
 
 
+def transplanted(name: str, seed: int) -> np.ndarray:
+    """The first close-up the bench's transplant cell (seed `seed`) draws of a real-uno-dev photo's
+    card: the card lifted along the outline read in the photo and drawn into a new picture."""
+    va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
+    i = [n for n, _ in va.real_rows(DEV)].index(name)
+    img = cv2.imread(str(DEV / name))
+    face = vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts)
+    pic, _ = vc.transplant_image(face, np.random.default_rng([seed, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
+    return pic
+
+
 def test_a_numeral_read_only_by_the_second_look_against_the_shapes_goes_unsure():
     # the figures of the photo below: the centre "5" at 0.88 by the second look, the shape readers
     # 0.48 for the 0, the corner "0" at 0.48 (not clear)
@@ -58,11 +69,7 @@ def test_no_second_look_dissent_otherwise(s, text):
 def test_a_zero_under_a_finger_read_5_by_the_second_look_alone_goes_unsure(monkeypatch):
     # the classic yellow 0 transplanted into a hand-held close-up (the bench's transplant cell, seed
     # 14141): a blurred finger over the left of its 0, the centre silent at first, then read "5" in V
-    va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
-    i = [name for name, _ in va.real_rows(DEV)].index("y0.jpg")
-    img = cv2.imread(str(DEV / "y0.jpg"))
-    face = vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts)
-    pic, _ = vc.transplant_image(face, np.random.default_rng([14141, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
+    pic = transplanted("y0.jpg", 14141)
     first = Recognizer("uno").read(pic)[0]
     assert first.card == "yellow-0" or not first.sure
     monkeypatch.setattr(fuse_module, "SECOND_DISSENT", 1.0)
@@ -93,11 +100,7 @@ def test_other_fair_readings_still_say_nothing(text):
 
 @pytest.mark.skipif(not (DEV / "labels.csv").exists(), reason="development photos not present")
 def test_a_seven_under_a_finger_whose_corner_reads_fairly_is_read_as_its_seven(monkeypatch):
-    va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
-    i = [name for name, _ in va.real_rows(DEV)].index("y7.jpg")
-    img = cv2.imread(str(DEV / "y7.jpg"))
-    face = vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts)
-    pic, _ = vc.transplant_image(face, np.random.default_rng([15161, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
+    pic = transplanted("y7.jpg", 15161)
     assert Recognizer("uno").read(pic)[0].card == "yellow-7"
     monkeypatch.setattr(fuse_module, "CORNER_FAIR", False)
     assert Recognizer("uno").read(pic)[0].card == "yellow-draw2"      # what it read without the step
