@@ -482,6 +482,7 @@ class Recognizer:
         if m_sure and sure and m_symbol == twin and m_conf >= conf + TWIN_GAP:
             return m_card, m_conf, False
         told = (clear_symbols(text) or set()) if text is not None else set()
+        told_as_is = clear_symbols(as_is or NO_TEXT) or set()     # what the text read the card as it is
         if (not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_LEAD
                 and m_symbol in told and symbol not in told and not _lookalikes(symbol, m_symbol) and not drawn):
             # a card read unsure both ways, far better mirrored back, where the text reads its
@@ -493,7 +494,7 @@ class Recognizer:
             # at 0.97 (real-uno-dev at 2.5x), a filled-oval print's "3" (a table scene)
             return m_card, m_conf, True
         if (MIRROR_SILENT and not sure and m_card is not None and m_card != card and m_conf >= conf + MIRROR_SILENT
-                and not told and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn
+                and not told and not told_as_is and not drawn
                 and not (symbol in DIGITS and m_symbol in DIGITS)):
             # a card read unsure both ways where no text tells which way round it is: the shape readers,
             # which learned cards the right way round, are the only witness, and they read the card far
@@ -506,14 +507,14 @@ class Recognizer:
             # transplanted under a lamp, read right and unsure, went as a 3 mirrored back)
             return m_card, m_conf, True
         if (MIRROR_SHAPE_BACK and not sure and m_card is not None and m_conf >= conf + MIRROR_LEAD
-                and symbol in DRAWN_AS.get(m_symbol, ()) and not (clear_symbols(as_is or NO_TEXT) or set())):
+                and symbol in DRAWN_AS.get(m_symbol, ()) and not told_as_is):
             # a numeral no text read, only the shape readers, that is the drawing of the shape read
             # far better mirrored back: a filled-oval reverse mirrored, its S arrows taken for a "3"
             # by the network at 0.98, the text silent; mirrored back a reverse at 0.68. A true 3
             # gives its text (a numeral reads the right way round): the table confirms the shape
             return m_card, m_conf, True
         if (MIRROR_NUMERAL and not sure and symbol in MIRROR_SHAPES and text is not None
-                and not (clear_symbols(as_is or NO_TEXT) or set()) and not drawn
+                and not told_as_is and not drawn
                 and self._numeral_back(m_card, self._told_numerals(text.centre, symbol))):
             # a skip or a reverse read unsure with no text read clearly, the whole card mirrored back
             # the numeral its centre reads clearly there and its shape readers favour, as for a shape

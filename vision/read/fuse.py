@@ -268,13 +268,18 @@ def second_look(symbols: list[str], shapes: np.ndarray, text: TextEvidence | Non
     return replace(text, centre=(None, 0.0), second_look=False) if shapes_dissent(symbols, shapes) else text
 
 
-def _numeral_dissent(symbols: list[str], shapes: np.ndarray, numeral: str) -> bool:
-    """Whether the shape readers give a numeral other than `numeral` NUMERAL_DISSENT or more of
-    their belief (6 against 9 excepted)."""
+def _numeral_dissent(symbols: list[str], shapes: np.ndarray, numeral: str, share: float | None = None) -> bool:
+    """Whether the shape readers give a numeral other than `numeral` `share` (NUMERAL_DISSENT unless
+    given) or more of their belief (6 against 9 excepted)."""
     top = int(np.argmax(shapes))
     other = symbols[top]
     return (other in DIGITS and other != numeral and {other, numeral} != {"6", "9"}
-            and float(shapes[top]) >= NUMERAL_DISSENT)
+            and float(shapes[top]) >= (NUMERAL_DISSENT if share is None else share))
+
+
+def _corner_reads(text: TextEvidence, numeral: str) -> bool:
+    """Whether the corner index reads `numeral` clearly (DISSENT_CORNER): a second reading of it."""
+    return text.corner[0] == numeral and text.corner[1] >= DISSENT_CORNER
 
 
 def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
@@ -289,7 +294,7 @@ def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvi
         return b
     shape = int(np.argmax(shapes))
     drawn = numeral in DRAWN_AS.get(symbols[shape], ()) and shapes_dissent(symbols, shapes)
-    corner_too = text.corner[0] == numeral and text.corner[1] >= DISSENT_CORNER
+    corner_too = _corner_reads(text, numeral)
     if numeral not in DIGITS or b[top] <= DISSENT_CAP or text.centre[0] != numeral:
         return b
     if corner_too:
@@ -337,12 +342,8 @@ def second_look_dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, t
         return b
     top = int(np.argmax(b))
     numeral = symbols[top]
-    shape = int(np.argmax(shapes))
-    other = symbols[shape]
-    if (numeral in DIGITS and text.centre[0] == numeral and other in DIGITS and other != numeral
-            and {other, numeral} != {"6", "9"} and float(shapes[shape]) >= SECOND_DISSENT
-            and not (text.corner[0] == numeral and text.corner[1] >= DISSENT_CORNER)
-            and b[top] > DISSENT_CAP):
+    if (numeral in DIGITS and text.centre[0] == numeral and b[top] > DISSENT_CAP
+            and _numeral_dissent(symbols, shapes, numeral, SECOND_DISSENT) and not _corner_reads(text, numeral)):
         return _capped(b, top)
     return b
 
