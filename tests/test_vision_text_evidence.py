@@ -2,7 +2,9 @@
 A numeral read only by the second look at a silent centre (text.py BY_VALUE, SILENT_CLOSE), against
 shape readers that favour another numeral: one reader's word against another's, held below sure
 unless the corner index reads it clearly too (SECOND_DISSENT). A corner index's digit read fairly
-(0.6-0.85) counts part way, as a whole "+2" or "+4" does (CORNER_FAIR)."""
+(0.6-0.85) counts part way, as a whole "+2" or "+4" does (CORNER_FAIR). A wild draw four the text
+gives against shape readers that see a wild is held below sure unless its corner reads "+4"
+(WILD_DISSENT)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 import vision.read.fuse as fuse_module
-from vision.read.fuse import DISSENT_CAP, fuse, second_look_dissent
+from vision.read.fuse import DISSENT_CAP, fuse, second_look_dissent, wild_dissent
 from vision.read.text import TextEvidence
 from vision.recognizer import Recognizer
 
@@ -20,6 +22,7 @@ from tests.helpers import load_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT.parent / "shared" / "real-uno-dev"
+ON_BLACK = ROOT.parent / "shared" / "real-uno-dev2" / "on-black"
 SYMBOLS = [str(d) for d in range(10)] + ["skip", "reverse", "draw2", "wild", "wild-draw4"]
 
 
@@ -29,12 +32,13 @@ def shapes(**shares):
     return np.array([shares.get("n" + s if s.isdigit() else s, rest) for s in SYMBOLS])
 
 
-def transplanted(name: str, seed: int) -> np.ndarray:
-    """The first close-up the bench's transplant cell (seed `seed`) draws of a real-uno-dev photo's
-    card: the card lifted along the outline read in the photo and drawn into a new picture."""
+def transplanted(name: str, seed: int, folder: Path = DEV) -> np.ndarray:
+    """The first close-up the bench's transplant cell (seed `seed`) draws of a photo's card (of
+    real-uno-dev unless `folder` says): the card lifted along the outline read in the photo and
+    drawn into a new picture."""
     va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
-    i = [n for n, _ in va.real_rows(DEV)].index(name)
-    img = cv2.imread(str(DEV / name))
+    i = [n for n, _ in va.real_rows(folder)].index(name)
+    img = cv2.imread(str(folder / name))
     face = vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts)
     pic, _ = vc.transplant_image(face, np.random.default_rng([seed, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
     return pic
@@ -104,3 +108,42 @@ def test_a_seven_under_a_finger_whose_corner_reads_fairly_is_read_as_its_seven(m
     assert Recognizer("uno").read(pic)[0].card == "yellow-7"
     monkeypatch.setattr(fuse_module, "CORNER_FAIR", False)
     assert Recognizer("uno").read(pic)[0].card == "yellow-draw2"      # what it read without the step
+
+
+# ---------------------------------------------------------------- a wild draw four against a wild
+
+def test_a_wild_draw_four_read_from_text_against_shapes_that_see_a_wild_goes_unsure():
+    # the figures of the photo below: the centre "4" at 0.98, the shape readers 0.56 for the wild
+    s = shapes(wild=0.56, draw2=0.11, n1=0.1)
+    text = TextEvidence(("4", 0.98), (None, 0.0))
+    b = fuse(SYMBOLS, s, text, card_px=250)
+    b[SYMBOLS.index("4")] = 0.0                 # a black card: no numeral (the colour's part)
+    b /= b.sum()
+    assert SYMBOLS[int(b.argmax())] == "wild-draw4" and b.max() > 0.6
+    held = wild_dissent(SYMBOLS, s, b, text)
+    assert SYMBOLS[int(held.argmax())] == "wild-draw4" and held.max() == DISSENT_CAP < 0.6
+    assert abs(held.sum() - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("s,text", [
+    (shapes(wild=0.56), TextEvidence(("4", 0.98), ("wild-draw4", 0.95))),   # its corner reads "+4"
+    (shapes(wild=0.4), TextEvidence(("4", 0.98), (None, 0.0))),             # the shapes unsure of the wild
+    (shapes(**{"wild-draw4": 0.6}), TextEvidence(("4", 0.98), (None, 0.0))),  # the shapes agree
+])
+def test_no_wild_dissent_otherwise(s, text):
+    b = np.zeros(len(SYMBOLS))
+    b[SYMBOLS.index("wild-draw4")], b[SYMBOLS.index("wild")] = 0.9, 0.1
+    assert wild_dissent(SYMBOLS, s, b, text) is b
+
+
+@pytest.mark.skipif(not (ON_BLACK / "labels.csv").exists(), reason="development photos not present")
+def test_a_wild_under_a_finger_whose_quarters_read_4_is_no_sure_wild_draw_four(monkeypatch):
+    # the real wild of the filled-oval print transplanted into a hand-held close-up (the bench's
+    # transplant cell, seed 16161): a finger over its yellow quarter, the four quarters' edges read
+    # "4" at the centre; checked by eye: a wild, no "+4" anywhere
+    pic = transplanted("wild-3.jpg", 16161, ON_BLACK)
+    first = Recognizer("uno").read(pic)[0]
+    assert first.card == "wild" or not first.sure
+    monkeypatch.setattr(fuse_module, "WILD_DISSENT", 1.0)
+    before = Recognizer("uno").read(pic)[0]
+    assert before.card == "wild-draw4" and before.sure      # what it read without the step

@@ -16,8 +16,9 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, corner_dissent, dissent, second_look_dissent, few_colours_evidence, four_colour_evidence,
-                         fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent)
+from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
+                         second_look_dissent, wild_dissent, fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent,
+                         silent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
 from .read.holes import centre_holes
@@ -104,7 +105,9 @@ WHITE_EDGE_CUT = True    # ... and by those contours cut along the picture's edg
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
-GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly
+GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly;
+GLARE_SILENT = True      # ... and its centre's silence says nothing against a numeral, as a place out of view does;
+GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 
 
 def _tiny_and_cut(quad: np.ndarray, shape: tuple) -> bool:
@@ -245,6 +248,7 @@ class Recognizer:
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
         self._last_text: TextEvidence | None = None   # the text evidence of the last card identify_card read
         self._last_shape: str | None = None   # ... and the symbol its shape readers (glyph model, network) favoured
+        self._last_shape_share = 0.0          # ... and their share for it
         self._last_glare = False   # ... and whether its centre lay under glare (GLARE)
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
@@ -320,10 +324,15 @@ class Recognizer:
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
             shapes = p
             self._last_shape = self.model.classes[int(np.argmax(shapes))]
+            self._last_shape_share = float(np.max(shapes))
             # the text reader's second look at a silent centre only where it could count
             again = not shapes_dissent(self.model.classes, shapes)
             text = second_look(self.model.classes, shapes, self._text(source, quad, again))
             self._last_text = text
+            if GLARE_SILENT and self._last_glare and silent(text.centre):
+                # a spot washes the numeral out: a yellow 0 under a lamp, its centre silent, its corner
+                # "0" at 0.95 and the shape readers 0.49 for the 0, went to a skip (glare cell, seed 16161)
+                seen = (0.0, seen[1])
             p = dissent(self.model.classes, shapes, fuse(self.model.classes, p, text, width, seen), text)
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
@@ -344,6 +353,7 @@ class Recognizer:
                 p = holes_evidence(self.model.classes, p, centre_holes(source))
             p = corner_dissent(self.model.classes, p, text)
             p = second_look_dissent(self.model.classes, shapes, p, text)
+            p = wild_dissent(self.model.classes, shapes, p, text)
         colour, colour_share, margin = clip_checked(v)
         colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
         # a hue close to the edge of its colour's range is a doubtful colour (orange against
@@ -547,7 +557,13 @@ class Recognizer:
         if not self._last_glare or card is None:
             return False
         told = clear_symbols(self._last_text) if self._last_text is not None else None
-        return self.deck.cards[card].symbol not in (told or ())
+        symbol = self.deck.cards[card].symbol
+        if symbol not in (told or ()):
+            return True
+        # a numeral its corner tells, the centre silent (GLARE_SILENT): one reader's word, sure only
+        # where the shape readers agree; their doubt had been the centre's silence against it
+        return GLARE_SILENT and symbol in DIGITS and silent(self._last_text.centre) and not (
+            self._last_shape == symbol and self._last_shape_share >= GLARE_SHAPES)
 
     def _numeral_back(self, m_card: str | None, told: set[str]) -> bool:
         """Whether the card read mirrored back (`m_card`, the shape readers' favourite there in

@@ -88,6 +88,11 @@ CORNER = {
 }
 
 
+def silent(read: tuple[str | None, float]) -> bool:
+    """Whether a place's reading (symbol, confidence) is silence: nothing read, or below WEAK."""
+    return read[0] is None or read[1] < WEAK
+
+
 def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0,
                 trusted: float = 1.0, fair_digits: bool = False) -> np.ndarray:
     """L(reading | s) for every symbol s: a clear reading by its row, silence (below WEAK) by the
@@ -96,7 +101,7 @@ def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str],
     nothing. `trusted` (0..1): how far a clear reading of text this size counts (its row to this
     power: 0, no evidence)."""
     text, conf = read
-    if text is None or conf < WEAK:
+    if silent(read):
         row = table["none"]
         digit = 1.0 - (1.0 - row["digit"]) * heard
         return np.array([digit if s in DIGITS else row["*"] for s in symbols])
@@ -344,6 +349,29 @@ def second_look_dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, t
     numeral = symbols[top]
     if (numeral in DIGITS and text.centre[0] == numeral and b[top] > DISSENT_CAP
             and _numeral_dissent(symbols, shapes, numeral, SECOND_DISSENT) and not _corner_reads(text, numeral)):
+        return _capped(b, top)
+    return b
+
+
+# A wild draw four that only the text reader gives, against shape readers that see a wild: a wild's
+# oval half under a finger, its four quarters' edges read "4" at the centre at 0.98 (the plus taken
+# as missed, PLUS_MISSED), the shape readers 0.56 for the wild, its four-colour area cut to 0.15 by
+# the finger: a wild draw four at 0.96, sure (a transplanted real wild, seed 16161). Either reader
+# may be the one fooled, and a wild against a wild draw four is the costliest misreading there is
+# (four cards): the table is asked, unless the corner index reads "+4" clearly.
+WILD_DISSENT = DISSENT  # the shape readers' share for the wild from which they dissent (1.0: never)
+
+
+def wild_dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
+    """The belief `b` with its wild draw four held below sure where the shape readers (`shapes`) give
+    the wild WILD_DISSENT or more and the corner index does not read "+4" clearly (see WILD_DISSENT).
+    Applied to the final belief, as corner_dissent is."""
+    if text is None or "wild" not in symbols or "wild-draw4" not in symbols:
+        return b
+    top, shape = int(np.argmax(b)), int(np.argmax(shapes))
+    if (symbols[top] == "wild-draw4" and b[top] > DISSENT_CAP and symbols[shape] == "wild"
+            and float(shapes[shape]) >= WILD_DISSENT
+            and not (text.corner[0] == "wild-draw4" and text.corner[1] >= STRONG)):
         return _capped(b, top)
     return b
 
