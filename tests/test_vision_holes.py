@@ -1,5 +1,6 @@
 """The holes of the centre's shape (vision/read/holes.py) tell a skip (a ring cut by a bar: two holes)
-from a reverse (two arrows: none) on any print, and fuse.holes_evidence weighs the two by it."""
+from a reverse (two arrows: none) on any print, and fuse.holes_evidence weighs the two by it; two
+holes in a shape that is not round (holes.RING_SOLIDITY) are no ring."""
 from __future__ import annotations
 
 import csv
@@ -12,8 +13,10 @@ import pytest
 
 from vision.art import render_card
 from vision.art.style import random_style
-from vision.read.fuse import NOT_TWO_HOLES, TWO_HOLES, holes_evidence
-from vision.read.holes import centre_holes
+import vision.read.holes as holes_module
+import vision.recognizer as recognizer
+from vision.read.fuse import NOT_TWO_HOLES, TWO_HOLES, TWO_HOLES_OPEN, holes_evidence
+from vision.read.holes import RING_SOLIDITY, centre_holes, centre_shape
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-uno-dev"
 FAMILIES = ["classic", "ring-2018", "filled-oval", "circle-2024", "knockoff", "jumbo-numeral"]
@@ -118,3 +121,43 @@ def test_the_classic_prints_skips_are_read_sure():
     for colour, name in zip("rgby", ("red", "green", "blue", "yellow")):
         reads = rec.read(cv2.imread(str(REAL / rows[f"{colour}S"])))
         assert reads[0].card == f"{name}-skip" and reads[0].sure, (colour, reads[0])
+
+
+def outlined_arrows(card):
+    """Two arrows drawn as black outlines joined where they touch, as the classic print's reverse shows
+    at half saturation (its arrows pale, their black outline one shape with two holes)."""
+    for sign in (1, -1):
+        y = 87 - sign * 14
+        tip = 56 + sign * 24
+        cv2.polylines(card, [np.int32([[56 - sign * 24, y - 4], [tip - sign * 9, y - 4], [tip - sign * 9, y - 9],
+                                       [tip, y], [tip - sign * 9, y + 9], [tip - sign * 9, y + 4],
+                                       [56 - sign * 24, y + 4]])], True, (20, 20, 20), 3)
+    cv2.line(card, (56, 77), (56, 97), (20, 20, 20), 3)
+
+
+def test_a_ring_is_solid_two_outlined_arrows_are_not():
+    ring, arrows = centre_shape(card_with(skip_sign)), centre_shape(card_with(outlined_arrows))
+    assert ring[0] == 2 and ring[1] >= RING_SOLIDITY
+    assert arrows[0] == 2 and arrows[1] < RING_SOLIDITY
+    assert centre_holes(card_with(outlined_arrows)) == 2       # the count alone: as a skip's
+
+
+def test_two_holes_in_no_ring_speak_for_the_numerals_that_show_them_not_for_the_skip():
+    p = np.array([0.1, 0.3, 0.5, 0.1])
+    open_ = holes_evidence(SYMBOLS, p, 2, ring=False)
+    # by hand: the skip and the reverse alike (0.08 each), a 9 0.25, a +2 0.08
+    assert open_[2] / open_[1] == pytest.approx(0.5 / 0.3)
+    assert open_[0] / open_[1] == pytest.approx(0.1 * (0.25 / 0.08) / 0.3)
+    assert TWO_HOLES_OPEN.get("skip", TWO_HOLES_OPEN["*"]) == TWO_HOLES_OPEN.get("reverse", TWO_HOLES_OPEN["*"])
+
+
+@pytest.mark.skipif(not (REAL / "labels.csv").exists(), reason="development photos not present")
+def test_a_washed_out_classic_reverse_is_not_taken_for_a_skip_by_its_outline(monkeypatch):
+    # checked by eye: the classic yellow reverse at half saturation (the bench's washed cell): its
+    # arrows pale, their black outline one shape with two holes
+    from vision.recognizer import Recognizer
+    from tests.helpers import load_bench
+    washed = load_bench("vision_accuracy").washed(cv2.imread(str(REAL / "yR.jpg")))
+    assert Recognizer("uno").read(washed)[0].card == "yellow-reverse"
+    monkeypatch.setattr(recognizer, "RING_SOLIDITY", 0.0)     # every shape with two holes a ring
+    assert Recognizer("uno").read(washed)[0].card == "yellow-skip"

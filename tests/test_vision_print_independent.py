@@ -318,6 +318,21 @@ def test_shape_readers_sure_of_an_action_hold_a_numeral_read_at_the_centre_alone
     assert np.isclose(held.sum(), 1.0) and held[SYMBOLS.index("3")] < DISSENT_CAP
 
 
+def test_a_reverse_s_own_numeral_is_held_where_the_shape_readers_only_favour_the_reverse(monkeypatch):
+    # a real reverse held with a finger over its lower arrow (transplant on-black, seed 16262): the
+    # centre "3" at 0.96, the corner silent, the shape readers 0.47 for the reverse, 0.18 for the 3
+    shapes = probs("reverse", 0.47)
+    shapes[SYMBOLS.index("3")] = 0.18
+    shapes /= shapes.sum()
+    text = TextEvidence(("3", 0.96), (None, 0.0))
+    b = fuse(SYMBOLS, shapes, text, card_px=190)
+    assert SYMBOLS[int(b.argmax())] == "3" and b.max() > 0.6
+    held = dissent(SYMBOLS, shapes, b, text)
+    assert SYMBOLS[int(held.argmax())] == "reverse" and held.max() == DISSENT_CAP < 0.6
+    monkeypatch.setattr(fuse_module, "DRAWN_DISSENT", {})
+    assert dissent(SYMBOLS, shapes, b, text) is b                      # as it was: a 3, sure
+
+
 def test_a_numeral_no_shape_reads_as_stays_first_under_the_dissent(monkeypatch):
     # a skip's ring reads "0", never "3": the shapes' skip holds the 3 below sure, the 3 first
     shapes = probs("skip", 0.66)
@@ -382,7 +397,9 @@ def test_shape_readers_sure_of_another_numeral_hold_a_numeral_read_at_the_centre
 @pytest.mark.parametrize("shapes,text", [
     (probs("skip", 0.66), TextEvidence(("3", 0.95), ("3", 0.97))),      # read again in its corner
     (probs("8", 0.66), TextEvidence(("3", 0.95), (None, 0.0))),         # the shapes say a numeral
-    (probs("reverse", 0.4), TextEvidence(("3", 0.95), (None, 0.0))),    # the shapes are not sure
+    (probs("reverse", 0.25), TextEvidence(("3", 0.95), (None, 0.0))),   # the shapes are not sure
+    (probs("reverse", 0.4), TextEvidence(("3", 0.95), ("3", 0.9))),     # below DISSENT: read again in its corner
+    (probs("skip", 0.4), TextEvidence(("0", 0.95), (None, 0.0))),       # a 0 under glare: the skip's ring
     (probs("1", 0.99), TextEvidence(("7", 0.98), ("7", 0.9))),          # a numeral read twice against one
     (probs("1", 0.7), TextEvidence(("7", 0.98), (None, 0.0))),          # the shapes are not sure of theirs
     (probs("6", 0.95), TextEvidence(("9", 0.98), (None, 0.0))),         # 6 and 9: their bar decides

@@ -21,7 +21,7 @@ from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, corner_dissent, dissent
                          silent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
-from .read.holes import centre_holes
+from .read.holes import RING_SOLIDITY, centre_shape
 from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_in_view
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
@@ -350,7 +350,8 @@ class Recognizer:
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             if not self._last_glare:   # a spot over the centre merges or cuts the symbol's shapes
-                p = holes_evidence(self.model.classes, p, centre_holes(source))
+                holes, solidity = centre_shape(source) or (None, 1.0)
+                p = holes_evidence(self.model.classes, p, holes, ring=solidity >= RING_SOLIDITY)
             p = corner_dissent(self.model.classes, p, text)
             p = second_look_dissent(self.model.classes, shapes, p, text)
             p = wild_dissent(self.model.classes, shapes, p, text)
