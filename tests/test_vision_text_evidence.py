@@ -147,3 +147,16 @@ def test_a_wild_under_a_finger_whose_quarters_read_4_is_no_sure_wild_draw_four(m
     monkeypatch.setattr(fuse_module, "WILD_DISSENT", 1.0)
     before = Recognizer("uno").read(pic)[0]
     assert before.card == "wild-draw4" and before.sure      # what it read without the step
+
+
+@pytest.mark.skipif(not (ON_BLACK / "labels.csv").exists(), reason="development photos not present")
+def test_a_reverse_under_a_finger_read_3_at_its_centre_is_no_sure_3(monkeypatch):
+    # the real green reverse of the filled-oval print transplanted into a hand-held close-up (the
+    # bench's transplant cell, seed 16262): a finger over its lower arrow, the centre read "3" at
+    # 0.96, the shape readers 0.47 for the reverse (fuse DRAWN_DISSENT); checked by eye: a reverse
+    pic = transplanted("green-reverse-1.jpg", 16262, ON_BLACK)
+    got = Recognizer("uno").read(pic)[0]
+    assert got.card == "green-reverse" and not got.sure
+    monkeypatch.setattr(fuse_module, "DRAWN_DISSENT", {})
+    before = Recognizer("uno").read(pic)[0]
+    assert before.card == "green-3" and before.sure         # what it read without the step
