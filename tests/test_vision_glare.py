@@ -154,7 +154,7 @@ def glared(stem: str, seed: int) -> np.ndarray:
 
 
 @needs_photos
-@pytest.mark.parametrize("stem,before", [("yellow-0-1", "yellow-skip"), ("blue-0-3", "blue-reverse")])
+@pytest.mark.parametrize("stem,before", [("yellow-0-1", "yellow-skip"), ("blue-0-3", "blue-skip")])
 def test_a_zero_under_glare_whose_corner_reads_0_is_read_as_its_0(rec, monkeypatch, stem, before):
     # checked by eye: a held 0 of the filled-oval print, the spot over its numeral; the centre silent
     # (yellow) or faint (blue, 0.23), the corner "0" at 0.95-0.98, the shape readers for the 0
@@ -163,3 +163,24 @@ def test_a_zero_under_glare_whose_corner_reads_0_is_read_as_its_0(rec, monkeypat
     assert got.card == stem.rsplit("-", 1)[0] and not got.sure     # under glare and its centre silent: unsure
     monkeypatch.setattr(recognizer, "GLARE_SILENT", False)
     assert rec.read(pic)[0].card == before      # the centre's silence against the 0: what it read before
+
+
+def test_a_clear_0_speaks_against_a_reverse():
+    symbols = ["0", "skip", "reverse", "3"]
+    centre = dict(zip(symbols, fuse.likelihoods(fuse.CENTRE, ("0", 0.95), symbols)))
+    corner = dict(zip(symbols, fuse.likelihoods(fuse.CORNER, ("0", 0.95), symbols)))
+    # by hand (session 43 counts): a reverse read "0" clearly at the centre 0 of 986 times on real
+    # photos, 1 of 40 on the circle-2024 print's renders; in its corner never
+    assert centre["reverse"] == 0.2 * centre["0"] and centre["skip"] == 0.8 * centre["0"]
+    assert corner["reverse"] == 0.1 * corner["0"]
+
+
+@needs_photos
+def test_a_zero_under_glare_read_0_clearly_is_not_taken_for_a_reverse(rec, monkeypatch):
+    # checked by eye: a held red 0 of the filled-oval print, the spot over its numeral; the shape
+    # readers 0.64 for a reverse, the centre "0" at 0.89 (the bench's glare cell, seed 16262)
+    pic = glared("red-0-2", 16262)
+    got = rec.read(pic)[0]
+    assert got.card == "red-0" and not got.sure
+    monkeypatch.setattr(fuse, "CENTRE", {**fuse.CENTRE, "0": {k: v for k, v in fuse.CENTRE["0"].items() if k != "reverse"}})
+    assert rec.read(pic)[0].card == "red-reverse"         # a reverse as likely to read "0" as any symbol: before
