@@ -16,9 +16,9 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence, four_colour_evidence,
-                         second_look_dissent, wild_dissent, fuse, holes_evidence, read_twice, reads_clearly, second_look, shapes_dissent,
-                         silent)
+from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence,
+                         four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly, second_look,
+                         second_look_dissent, shapes_dissent, silent, wild_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
 from .read.holes import RING_SOLIDITY, centre_shape

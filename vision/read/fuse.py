@@ -318,12 +318,12 @@ def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvi
     top = int(np.argmax(b))
     numeral = symbols[top]
     corner_too = _corner_reads(text, numeral)
+    action = shapes_dissent(symbols, shapes)
     lookalike = _drawn_dissent(symbols, shapes, numeral) and not corner_too
-    if not ((DISSENT < 1.0 and shapes_dissent(symbols, shapes)) or _numeral_dissent(symbols, shapes, numeral)
-            or lookalike):
+    if not ((DISSENT < 1.0 and action) or _numeral_dissent(symbols, shapes, numeral) or lookalike):
         return b
     shape = int(np.argmax(shapes))
-    drawn = numeral in DRAWN_AS.get(symbols[shape], ()) and (shapes_dissent(symbols, shapes) or lookalike)
+    drawn = numeral in DRAWN_AS.get(symbols[shape], ()) and (action or lookalike)
     if numeral not in DIGITS or b[top] <= DISSENT_CAP or text.centre[0] != numeral:
         return b
     if corner_too:
