@@ -303,9 +303,10 @@ def _drawn_dissent(symbols: list[str], shapes: np.ndarray, numeral: str) -> bool
     return shape in DRAWN_DISSENT and numeral in DRAWN_AS.get(shape, ()) and float(shapes[top]) >= DRAWN_DISSENT[shape]
 
 
-def _corner_reads(text: TextEvidence, numeral: str) -> bool:
-    """Whether the corner index reads `numeral` clearly (DISSENT_CORNER): a second reading of it."""
-    return text.corner[0] == numeral and text.corner[1] >= DISSENT_CORNER
+def _corner_reads(text: TextEvidence, symbol: str) -> bool:
+    """Whether the corner index reads `symbol` (a numeral, or a whole "+4") clearly (DISSENT_CORNER):
+    a second reading of it."""
+    return text.corner[0] == symbol and text.corner[1] >= DISSENT_CORNER
 
 
 def dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None) -> np.ndarray:
@@ -394,8 +395,7 @@ def wild_dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: Te
         return b
     top, shape = int(np.argmax(b)), int(np.argmax(shapes))
     if (symbols[top] == "wild-draw4" and b[top] > DISSENT_CAP and symbols[shape] == "wild"
-            and float(shapes[shape]) >= WILD_DISSENT
-            and not (text.corner[0] == "wild-draw4" and text.corner[1] >= STRONG)):
+            and float(shapes[shape]) >= WILD_DISSENT and not _corner_reads(text, "wild-draw4")):
         return _capped(b, top)
     return b
 
