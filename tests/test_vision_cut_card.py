@@ -172,6 +172,38 @@ def test_an_outline_past_an_end_in_view_is_brought_back_to_it():
     assert np.allclose(placed[:, 1], truth[:, 1], atol=4.0)
 
 
+HELD = REAL.parent / "real-uno-dev2" / "hand-held"
+
+
+@pytest.mark.skipif(not (HELD / "labels.csv").exists(), reason="development photos not present")
+def test_an_end_margin_fading_out_at_the_pictures_edge_places_the_card(monkeypatch):
+    # a real blue 7 held close and cut at its top, as the bench's sweep poses it (hand-held photos,
+    # "runs off: upright @90%", seed 17171): the outline's foot lies just beyond the picture, so it
+    # passes for cut at both ends; the card's white end margin is in view and ends 4 rows short of
+    # the picture's edge, those rows still 0.8-0.9 white (its rounded corners, a blur), neither
+    # margin nor the sweater below. Taken for the face again, the card was centred on the part in
+    # view, its foot 110 pixels below the picture, and read as a +2
+    import vision.locate.ends as ends
+    from tests.helpers import load_bench
+    from vision.recognizer import Recognizer
+    vc, va = load_bench("vision_cells"), load_bench("vision_accuracy")
+    names = [name for name, _ in va.real_rows(HELD)]
+    i = names.index("blue-7-2.jpg")
+    cells = vc.sweep_cells()
+    j = [c["name"] for c in cells].index("runs off: upright @90%")
+    rec = Recognizer("uno")
+    img = cv2.imread(str(HELD / "blue-7-2.jpg"))
+    src = rec.read(img)[0].quad.pts
+    pic = vc.sweep_image(img, src, cells[j], np.random.default_rng([17171, i, j]), vc.table_only(img, src))
+    got = rec.read(pic)[0]
+    assert got.card == "blue-7" and got.confidence >= 0.6
+    foot = float(order_corners(got.quad.pts)[2:, 1].mean())
+    assert 470 <= foot <= 490                 # the card's foot at the picture's edge (480), not beyond it
+    monkeypatch.setattr(ends, "FADE_ROWS", 0)
+    foot = float(order_corners(Recognizer("uno").read(pic)[0].quad.pts)[2:, 1].mean())
+    assert foot > 540
+
+
 def test_a_card_with_an_end_in_view_is_not_placed_again():
     from vision.locate.ends import place_ends
     img, truth = _filling("red-3", 300, 250)          # 466 long: 17..483, its top end in view

@@ -40,6 +40,11 @@ SHALLOWEST_END = 0.5  # a margin ending on the table in view: at least this shar
 TABLE_ROW = 0.3       # a row past the card's end: under this share of it white, its sides' margin too
 BLURRED_ROWS = 1      # rows between the end margin and the table that may be neither (a blurred edge)
 EDGE_ROWS = 2         # a band with no more rows than this in view past it runs to the picture's edge
+FADE_ROWS = 8         # ... as does one with no more than this, each still at least FADE_ROW white: the margin's
+FADE_ROW = 0.6        # rounded corners and blurred edge at the picture's edge, not the face again (a
+                      # hand-held card cut at both ends, its end margin ending 4 rows short of the picture's
+                      # edge at 0.8-0.9 white, was placed as if no end were in view: 110 pixels off, a 7 read
+                      # as a +2; sweep on the hand-held print, seed 17171)
 FIT = 0.15            # two ends found: taken when their distance is within this share of a card's length
 
 
@@ -76,11 +81,12 @@ def _side_depth(white: np.ndarray, seen: np.ndarray) -> float:
 
 
 def _end_from_field(white_rows: np.ndarray, table_rows: np.ndarray, seen: np.ndarray, start: int,
-                    step: int) -> tuple[int, int, bool] | None:
+                    step: int, pale_rows: np.ndarray | None = None) -> tuple[int, int, bool] | None:
     """The end margin met walking from row `start` by `step` (+1 or -1): (its first row, its last
     row, whether it runs to the picture's edge; else the table follows it, and the card's end is
     in view). None when the walk meets no margin before the picture's edge, or a white band that
-    gives way to face again (a white shape on the face, not its margin)."""
+    gives way to face again (a white shape on the face, not its margin). `pale_rows`: rows at least
+    FADE_ROW white (FADE_ROWS)."""
     n = len(white_rows)
     i = start
     while 0 <= i < n and seen[i] and not white_rows[i]:
@@ -95,6 +101,8 @@ def _end_from_field(white_rows: np.ndarray, table_rows: np.ndarray, seen: np.nda
         left += 1
     if left <= EDGE_ROWS:                              # (a sliver at the picture's edge, blurred: ambiguous)
         return first, i - step, True
+    if pale_rows is not None and left <= FADE_ROWS and all(pale_rows[i + k * step] for k in range(left)):
+        return first, i - step, True                   # (the margin fading out at the picture's edge)
     if any(table_rows[i + k * step] for k in range(min(BLURRED_ROWS + 1, left))):
         return first, i - step, False                  # (past a row or two blurred between margin and table)
     return None                                        # white, then face again
@@ -131,6 +139,7 @@ def place_ends(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
     if depth_cols < SHALLOWEST or depth_cols >= reach:
         return quad                                    # no even margin along the long sides to go by
     white_rows = white.mean(axis=1) >= MARGIN_ROW
+    pale_rows = white.mean(axis=1) >= FADE_ROW
     # past a card's end: its long sides' margin gone too (the table), not only its face
     m = int(np.ceil(depth_cols)) + 1
     table_rows = white[:, np.r_[0:m, STRIP_W - m:STRIP_W]].mean(axis=1) < TABLE_ROW
@@ -141,7 +150,7 @@ def place_ends(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
     card_t = width * CARD_ASPECT / length              # a card's length, in t
     ends = {}
     for step in (-1, 1):
-        got = _end_from_field(white_rows, table_rows, seen, middle, step)
+        got = _end_from_field(white_rows, table_rows, seen, middle, step, pale_rows)
         if got is None:
             continue
         first, last, to_edge = got
