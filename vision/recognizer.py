@@ -350,8 +350,9 @@ class Recognizer:
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             if not self._last_glare:   # a spot over the centre merges or cuts the symbol's shapes
-                holes, solidity = centre_shape(source) or (None, 1.0)
-                p = holes_evidence(self.model.classes, p, holes, ring=solidity >= RING_SOLIDITY)
+                holes, solidity, cut = centre_shape(source) or (None, 1.0, False)
+                if not cut:   # a piece of the symbol counted says nothing of its holes (holes.CUT_SHARE)
+                    p = holes_evidence(self.model.classes, p, holes, ring=solidity >= RING_SOLIDITY)
             p = corner_dissent(self.model.classes, p, text)
             p = second_look_dissent(self.model.classes, shapes, p, text)
             p = wild_dissent(self.model.classes, shapes, p, text)

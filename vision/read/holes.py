@@ -35,6 +35,12 @@ CENTRE = (0.18, 0.28, 0.82, 0.72)    # the big symbol's place on every print (x0
 MIN_SHAPE = 0.04                     # a shape: at least this share of the centre's area ...
 MIN_HOLE = 0.03                      # ... a hole: at least this share of the shape's bounding box
 RING_SOLIDITY = 0.9                  # a shape with two holes this solid or more is round: a skip's ring (or an 8)
+CUT_SHARE = 0.065                    # a largest whole shape under this share of the centre, lying in a shape of
+                                     # the other ink that the centre's edge cuts: the symbol runs out of the centre,
+                                     # and what is counted is a piece of it (a skip's half-disc holes, 0.041-0.052
+                                     # of it, in its ring)
+SYMBOL_BORDER = 0.4                  # ... a shape touching the centre's edge along under this share of it: the
+                                     # symbol; the oval or field round the symbol runs along most of it
 
 
 def centre_holes(card_bgr: np.ndarray) -> int | None:
@@ -45,21 +51,23 @@ def centre_holes(card_bgr: np.ndarray) -> int | None:
     return None if shape is None else shape[0]
 
 
-def centre_shape(card_bgr: np.ndarray) -> tuple[int, float] | None:
-    """(holes, solidity) of the largest shape of the card's centre (see centre_holes): its holes and
-    its area over its convex hull's; None when there is no such shape."""
+def centre_shape(card_bgr: np.ndarray) -> tuple[int, float, bool] | None:
+    """(holes, solidity, cut) of the largest shape of the card's centre (see centre_holes): its holes,
+    its area over its convex hull's, and whether it is only a piece of the symbol (CUT_SHARE); None
+    when there is no such shape."""
     card = cv2.resize(card_bgr, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA
                       if card_bgr.shape[1] > CARD_W else cv2.INTER_LINEAR)
     x0, y0, x1, y1 = (int(round(f * s)) for f, s in zip(CENTRE, (CARD_W, CARD_H, CARD_W, CARD_H)))
     # the darkest channel: a coloured symbol on white and a white one on colour both stand out
     grey = card[y0:y1, x0:x1].min(axis=2)
     _, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    best: tuple[int, int] | None = None           # (area, holes) of the largest shape
-    for ink in (255 - light, light):
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    best: tuple | None = None        # (area, holes, solidity, ink, label, a pixel of it) of the largest shape
+    inks = (255 - light, light)
+    labelled = [cv2.connectedComponentsWithStats(ink, connectivity=8) for ink in inks]
+    for which, (n, labels, stats, _) in enumerate(labelled):
         for k in range(1, n):
             x, y, w, h, area = stats[k]
-            if x == 0 or y == 0 or x + w >= ink.shape[1] or y + h >= ink.shape[0] or area < MIN_SHAPE * ink.size:
+            if x == 0 or y == 0 or x + w >= grey.shape[1] or y + h >= grey.shape[0] or area < MIN_SHAPE * grey.size:
                 continue
             if best is not None and area <= best[0]:
                 continue
@@ -69,5 +77,25 @@ def centre_shape(card_bgr: np.ndarray) -> tuple[int, float] | None:
                         if parent >= 0 and cv2.contourArea(c) >= MIN_HOLE * w * h)
             outer = max((c for c, (_, _, _, parent) in zip(contours, hierarchy[0]) if parent < 0), key=cv2.contourArea)
             hull = cv2.contourArea(cv2.convexHull(outer))
-            best = (int(area), holes, cv2.contourArea(outer) / hull if hull > 0 else 1.0)
-    return None if best is None else (best[1], float(best[2]))
+            row = y + h // 2
+            left = x + int(np.argmax(labels[row, x:x + w] == k)) if (labels[row, x:x + w] == k).any() else x
+            best = (int(area), holes, cv2.contourArea(outer) / hull if hull > 0 else 1.0, which, k, (row, left))
+    if best is None:
+        return None
+    return best[1], float(best[2]), best[0] < CUT_SHARE * grey.size and _in_cut_shape(labelled, best)
+
+
+def _in_cut_shape(labelled: list, best: tuple) -> bool:
+    """Whether the shape `best` (see centre_shape) lies in a shape of the other ink that the centre's
+    edge cuts and that is no background: one touching the edge along under SYMBOL_BORDER of it (a
+    skip's ring running out of the centre, not the oval or field all round the symbol)."""
+    _, labels, _, _ = labelled[1 - best[3]]
+    row, left = best[5]
+    if left == 0:
+        return False
+    around = int(labels[row, left - 1])        # the shape of the other ink just beside it
+    if around == 0:
+        return False
+    edge = np.concatenate([labels[0], labels[-1], labels[1:-1, 0], labels[1:-1, -1]])
+    contact = float(np.mean(edge == around))
+    return 0.0 < contact < SYMBOL_BORDER
