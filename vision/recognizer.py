@@ -16,7 +16,7 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, corner_dissent, dissent, few_colours_evidence,
+from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, coloured_sibling, corner_dissent, dissent, few_colours_evidence,
                          four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly, second_look,
                          second_look_dissent, shapes_dissent, silent, wild_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
@@ -104,6 +104,7 @@ WHITE_CONTOUR_SCORE = 0.3  # ... down to this contour score (contour.find_cards'
 WHITE_EDGE_CUT = True    # ... and by those contours cut along the picture's edges (contour.cut_at_edges)
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
+SIBLINGS = True          # a UNO family card of one colour has the wild draw four's belief as a +2's (fuse.COLOURED_SIBLING)
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
 GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly;
 GLARE_SILENT = True      # ... and its centre's silence says nothing against a numeral, as a place out of view does;
@@ -361,12 +362,15 @@ class Recognizer:
         # a hue close to the edge of its colour's range is a doubtful colour (orange against
         # yellow in the snake-cup deck): full trust from HUE_SURE units inside the range
         colour_share *= min(1.0, 0.25 + 0.75 * margin / HUE_SURE)
+        one_colour = max(0.0, colour_share - 0.6) / 0.4      # how far the wilds are scored down below
+        if SIBLINGS and self.text_reader is not None:   # the UNO family: a +2 of one colour, not a +4
+            p = coloured_sibling(self.model.classes, p, one_colour)
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0
         # (a symbol may be both: dino2 has coloured reverses and a rainbow one, so both are scored)
         for k, sym in enumerate(self.model.classes):
             # a wild is black or white with several colours: no single colour dominates
-            for cid, score in ((self._ids.get((None, sym)), p[k] * (1.0 - 0.8 * max(0.0, colour_share - 0.6) / 0.4)),
+            for cid, score in ((self._ids.get((None, sym)), p[k] * (1.0 - 0.8 * one_colour)),
                                (self._ids.get((colour, sym)), p[k] * colour_share)):
                 if cid is not None and score > best_p:
                     best, best_p = cid, score
