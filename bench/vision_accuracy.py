@@ -29,6 +29,10 @@ Cells (groups for --cells):
              the picture (upright at 90 %, by a corner at 55 %), a shadow's edge across the card
              (0.4-0.6 of the light, at 25 and 60 %). A fixed seed
              (--seed) places the card and draws the noise, so the sweep is the same every run;
+  sweep2     the sweep's 28 cells on every 2nd photo of real-uno-dev2 (on-black and hand-held, the
+             filled-oval print: 120 photos a cell), each photo's card quad the outline the
+             recognizer reads right in the photo as it is (the contour locator outlines few of them);
+             not run unless asked for (--cells ...,sweep2: about 16 minutes on 2 cores);
   transplant the real photos' cards (real-uno-dev and on-black) lifted out along the outline read
              right and drawn into new close-ups: other surfaces (tables, a sweater, a desk with a
              keyboard and papers), held with a thumb over an edge or lying, short side 15-90 %,
@@ -53,7 +57,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,sweep,transplant,tables,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
 
@@ -99,8 +103,8 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "glare", "sweep", "transplant", "tables", "scenes", "synthetic",
-          "lopo")
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "glare", "sweep", "sweep2", "transplant", "tables", "scenes",
+          "synthetic", "lopo")
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
@@ -217,6 +221,28 @@ def sweep(rec: Recognizer, folder: Path, seed: int, quick: bool) -> tuple[list[d
             got, conf, sure = first_reading(rec, vc.sweep_image(img, q, cell, rng, table))
             items.append(item("sweep " + cell["name"], name, truth, got, conf, sure))
     return items, {"photos": used, "no_card_found": skipped}
+
+
+def sweep_read(rec: Recognizer, folders: list[Path], seed: int, step: int) -> tuple[list[dict], dict]:
+    """The sweep's cells on the photos of other folders (every `step`th), one cell each across them
+    ("sweep2 ..."): each photo's card quad the outline the recognizer reads right in the photo as it
+    is (as transplant's; photos it misreads are skipped and counted), for prints and photos the
+    contour locator does not outline (a dark print on black, a card in a hand). The draws per photo
+    and cell are the sweep's: [seed, the photo's index in its folder, the cell's]."""
+    cells = vc.sweep_cells(False)
+    items, skipped = [], []
+    for folder in folders:
+        for i, name, truth, img, reads in photos_read(rec, folder, step):
+            if not reads or reads[0].card != truth:
+                skipped.append(name)
+                continue
+            q = reads[0].quad.pts
+            table = vc.table_only(img, q)
+            for j, cell in enumerate(cells):
+                rng = np.random.default_rng([seed, i, j])
+                got, conf, sure = first_reading(rec, vc.sweep_image(img, q, cell, rng, table))
+                items.append(item("sweep2 " + cell["name"], f"{folder.name}/{name}", truth, got, conf, sure))
+    return items, {"skipped": skipped}
 
 
 # ---------------------------------------------------------------- 2b. real faces in new places
@@ -495,6 +521,13 @@ def main(argv=None) -> int:
         got, info = timed("sweep", sweep, rec, Path(args.real), args.seed, args.quick)
         items += got
         res["sweep"] = info
+    if "sweep2" in groups and uno_family:
+        folders = [f for f in (Path(args.real2) / "on-black", Path(args.real2) / "hand-held") if (f / "labels.csv").exists()]
+        if folders:
+            got, info = timed("sweep2", sweep_read, rec, folders, args.seed, 8 if args.quick else 2)
+            items += got
+            if info["skipped"]:
+                res["notes"].append(f"sweep2: {len(info['skipped'])} photos misread as they are, not swept")
     if "transplant" in groups and uno_family:
         for cell, folder in (("transplant real-uno-dev", Path(args.real)),
                              ("transplant on-black", Path(args.real2) / "on-black")):
@@ -535,7 +568,7 @@ def main(argv=None) -> int:
     res["cells"] = {c: vc.summarize([it for it in items if it["cell"] == c]) for c in order}
     real_cells = [c for c in order if c.startswith("real-")]
     pooled = {"real photos as is": [it for it in items if it["cell"] in real_cells],
-              "real photos + sweep": [it for it in items if it["cell"] in real_cells or it["cell"].startswith("sweep ")],
+              "real photos + sweep": [it for it in items if it["cell"] in real_cells or it["cell"].startswith(("sweep ", "sweep2 "))],
               # the cells least tuned on: real cards in new surroundings, and scenes from above
               "transplant + tables + scenes": [it for it in items if it["cell"].startswith(("transplant ", "tables ", "scenes"))]}
     res["calibration"] = {k: vc.calibration(v) for k, v in pooled.items() if v}

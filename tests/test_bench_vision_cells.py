@@ -194,3 +194,22 @@ def test_a_table_scene_of_given_faces_lays_out_those_faces_where_its_labels_say(
             seen += 1
     assert seen >= 3
 
+
+
+def test_the_second_prints_sweep_poses_each_photo_from_the_outline_read_right(tmp_path, monkeypatch):
+    # bench/vision_accuracy.py sweep2: the sweep's cells on photos the contour locator does not
+    # outline (the filled-oval print on black), from the outline the recognizer reads right; a
+    # photo it misreads is skipped and counted, not swept
+    va = load_bench("vision_accuracy")
+    from vision.recognizer import Recognizer
+    img, _ = _card_on_table()
+    cv2.imwrite(str(tmp_path / "a.png"), img)
+    cv2.imwrite(str(tmp_path / "b.png"), img)
+    (tmp_path / "labels.csv").write_text("file,card\na.png,red-7\nb.png,blue-3\n")
+    cells = [c for c in vc.sweep_cells() if c["name"] in ("size 50%", "rot 90 @25%")]
+    monkeypatch.setattr(va.vc, "sweep_cells", lambda quick=False: cells)
+    items, info = va.sweep_read(Recognizer("uno"), [tmp_path], seed=5, step=1)
+    assert info["skipped"] == ["b.png"]                 # read as the red 7 it is, not a blue 3
+    assert [it["cell"] for it in items] == ["sweep2 size 50%", "sweep2 rot 90 @25%"]
+    assert all(it["name"] == f"{tmp_path.name}/a.png" and it["truth"] == "red-7" for it in items)
+    assert all(it["read"] == "red-7" for it in items)
