@@ -319,7 +319,24 @@ class Recognizer:
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
         if self.net is not None:   # the network's view of the same glyph: sure only where both agree
             p = agree(self.model.classes, p, self.net.classes, self.net.proba(both).mean(axis=0))
+        v = colour_votes(card_bgr, palette=self.palette, pale_ink=self.pale_ink)
+        if WASHED_OUT and not self.pale_ink and v["coloured"] < COLOURED_MIN:
+            # hardly any ink at the printed deck's bar: a washed-out photo (haze, a lamp's glare,
+            # a cheap webcam) may have left its colours at half their saturation, a teal green
+            # under the bar (read as a wild draw four); the bar a home-printed deck's faint ink
+            # gets is taken where it finds a coloured card
+            pale = colour_votes(card_bgr, palette=self.palette, pale_ink=True)
+            if pale["coloured"] >= COLOURED_MIN:
+                v = pale
+        colour, colour_share, margin = clip_checked(v)
+        colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
+        # a hue close to the edge of its colour's range is a doubtful colour (orange against
+        # yellow in the snake-cup deck): full trust from HUE_SURE units inside the range
+        colour_share *= min(1.0, 0.25 + 0.75 * margin / HUE_SURE)
+        one_colour = max(0.0, colour_share - 0.6) / 0.4      # how far the wilds are scored down below
         if self.text_reader is not None:
+            if SIBLINGS:   # the UNO family: what the shape readers see of a +4 on a card of one colour is a +2's
+                p = coloured_sibling(self.model.classes, p, one_colour)
             # the card's width in the picture it was read from: small text says little
             width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
@@ -338,15 +355,6 @@ class Recognizer:
         if OTHER in self.model.classes and int(np.argmax(p)) == self.model.classes.index(OTHER):
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
             return None, 0.0
-        v = colour_votes(card_bgr, palette=self.palette, pale_ink=self.pale_ink)
-        if WASHED_OUT and not self.pale_ink and v["coloured"] < COLOURED_MIN:
-            # hardly any ink at the printed deck's bar: a washed-out photo (haze, a lamp's glare,
-            # a cheap webcam) may have left its colours at half their saturation, a teal green
-            # under the bar (read as a wild draw four); the bar a home-printed deck's faint ink
-            # gets is taken where it finds a coloured card
-            pale = colour_votes(card_bgr, palette=self.palette, pale_ink=True)
-            if pale["coloured"] >= COLOURED_MIN:
-                v = pale
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
             p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
@@ -357,14 +365,6 @@ class Recognizer:
             p = corner_dissent(self.model.classes, p, text)
             p = second_look_dissent(self.model.classes, shapes, p, text)
             p = wild_dissent(self.model.classes, shapes, p, text)
-        colour, colour_share, margin = clip_checked(v)
-        colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
-        # a hue close to the edge of its colour's range is a doubtful colour (orange against
-        # yellow in the snake-cup deck): full trust from HUE_SURE units inside the range
-        colour_share *= min(1.0, 0.25 + 0.75 * margin / HUE_SURE)
-        one_colour = max(0.0, colour_share - 0.6) / 0.4      # how far the wilds are scored down below
-        if SIBLINGS and self.text_reader is not None:   # the UNO family: a +2 of one colour, not a +4
-            p = coloured_sibling(self.model.classes, p, one_colour)
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0
         # (a symbol may be both: dino2 has coloured reverses and a rainbow one, so both are scored)

@@ -459,15 +459,21 @@ def four_colour_evidence(symbols: list[str], b: np.ndarray, area: float) -> np.n
 # a thumb or cut by the picture's edge, read as a wild draw four, a 4 or a 7 by the shape readers
 # and silent to the text reader, went to the reverse (hand-held sweep, cut cards, seeds 17172-17174):
 # the wild draw four's share had gone nowhere
+# A share under SIBLING_FROM says nothing of a +2: where the shape readers gave the wild draw four
+# less than 0.15 (not first), the card was a 4 (500 readings), a 5 (269), a +2 (212), ...; from 0.15,
+# a +2 (414 of 435). Moving a few hundredths from below it made a mirrored 5 read as a "2" unsure
+# rather than sure, and the mirror check no longer took it back to its 5 (tests/test_vision_mirrored.py)
 COLOURED_SIBLING = {"wild-draw4": "draw2"}
+SIBLING_FROM = 0.15
 
 
 def coloured_sibling(symbols: list[str], b: np.ndarray, one_colour: float) -> np.ndarray:
-    """The belief with each wild symbol's share (COLOURED_SIBLING) moved to its coloured sibling as far
-    as the card is of one colour (`one_colour`, 0..1: the share by which the recognizer scores the
-    wilds down)."""
+    """The shape readers' belief `b` with each wild symbol's share (COLOURED_SIBLING), from
+    SIBLING_FROM, moved to its coloured sibling as far as the card is of one colour (`one_colour`,
+    0..1: the share by which the recognizer scores the wilds down)."""
     one_colour = float(np.clip(one_colour, 0.0, 1.0))
-    pairs = [(symbols.index(w), symbols.index(c)) for w, c in COLOURED_SIBLING.items() if w in symbols and c in symbols]
+    pairs = [(symbols.index(w), symbols.index(c)) for w, c in COLOURED_SIBLING.items()
+             if w in symbols and c in symbols and b[symbols.index(w)] >= SIBLING_FROM]
     if not pairs or one_colour <= 0.0:
         return b
     b = np.asarray(b, np.float64).copy()
