@@ -184,17 +184,10 @@ def test_an_end_margin_fading_out_at_the_pictures_edge_places_the_card(monkeypat
     # margin nor the sweater below. Taken for the face again, the card was centred on the part in
     # view, its foot 110 pixels below the picture, and read as a +2
     import vision.locate.ends as ends
-    from tests.helpers import load_bench
+    from tests.helpers import swept_photo
     from vision.recognizer import Recognizer
-    vc, va = load_bench("vision_cells"), load_bench("vision_accuracy")
-    names = [name for name, _ in va.real_rows(HELD)]
-    i = names.index("blue-7-2.jpg")
-    cells = vc.sweep_cells()
-    j = [c["name"] for c in cells].index("runs off: upright @90%")
+    pic = swept_photo(HELD, "blue-7-2.jpg", "runs off: upright @90%", 17171)
     rec = Recognizer("uno")
-    img = cv2.imread(str(HELD / "blue-7-2.jpg"))
-    src = rec.read(img)[0].quad.pts
-    pic = vc.sweep_image(img, src, cells[j], np.random.default_rng([17171, i, j]), vc.table_only(img, src))
     got = rec.read(pic)[0]
     assert got.card == "blue-7" and got.confidence >= 0.6
     foot = float(order_corners(got.quad.pts)[2:, 1].mean())

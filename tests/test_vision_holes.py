@@ -189,14 +189,8 @@ def test_a_held_skip_whose_ring_runs_out_of_the_centre_is_not_held_against_it():
     # proportions from the part in view lies a little off, and the ring runs out of the centre.
     # Its holes counted as none (a hole of the ring counted) weighed the skip down 3.3-fold, and
     # the centre's "0" (the ring) made it a 0
-    from tests.helpers import load_bench
+    from tests.helpers import swept_photo
     held = REAL.parent / "real-uno-dev2" / "hand-held"
-    vc, va = load_bench("vision_cells"), load_bench("vision_accuracy")
-    i = [name for name, _ in va.real_rows(held)].index("green-skip-1.jpg")
-    cells = vc.sweep_cells()
-    j = [c["name"] for c in cells].index("runs off: a corner @55%")
+    pic = swept_photo(held, "green-skip-1.jpg", "runs off: a corner @55%", 17171)
     rec = recognizer.Recognizer("uno")
-    img = cv2.imread(str(held / "green-skip-1.jpg"))
-    src = rec.read(img)[0].quad.pts
-    pic = vc.sweep_image(img, src, cells[j], np.random.default_rng([17171, i, j]), vc.table_only(img, src))
     assert rec.read(pic)[0].card == "green-skip"

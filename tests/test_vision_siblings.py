@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -37,15 +36,9 @@ def test_a_held_plus_two_cut_by_the_picture_is_no_reverse(monkeypatch):
     # (hand-held photos, "runs off: upright @90%", seed 17174): the shape readers 0.18 for a 4, 0.17
     # for a wild draw four, 0.15 for a 7, the text reader silent; the wild draw four's share went
     # nowhere, and the card to the reverse
-    from tests.helpers import load_bench
-    vc, va = load_bench("vision_cells"), load_bench("vision_accuracy")
-    i = [name for name, _ in va.real_rows(HELD)].index("blue-draw2-1.jpg")
-    cells = vc.sweep_cells()
-    j = [c["name"] for c in cells].index("runs off: upright @90%")
+    from tests.helpers import swept_photo
+    pic = swept_photo(HELD, "blue-draw2-1.jpg", "runs off: upright @90%", 17174)
     rec = recognizer.Recognizer("uno")
-    img = cv2.imread(str(HELD / "blue-draw2-1.jpg"))
-    src = rec.read(img)[0].quad.pts
-    pic = vc.sweep_image(img, src, cells[j], np.random.default_rng([17174, i, j]), vc.table_only(img, src))
     assert rec.read(pic)[0].card == "blue-draw2"
     monkeypatch.setattr(recognizer, "SIBLINGS", False)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "blue-reverse"
