@@ -215,12 +215,23 @@ def sweep(rec: Recognizer, folder: Path, seed: int, quick: bool) -> tuple[list[d
             continue
         used += 1
         q = max(quads, key=lambda q: q.area).pts
-        table = vc.table_only(img, q)
-        for j, cell in enumerate(cells):
-            rng = np.random.default_rng([seed, i, j])
-            got, conf, sure = first_reading(rec, vc.sweep_image(img, q, cell, rng, table))
-            items.append(item("sweep " + cell["name"], name, truth, got, conf, sure))
+        items += swept(rec, img, q, cells, seed, i, "sweep ", name, truth)
     return items, {"photos": used, "no_card_found": skipped}
+
+
+def sweep_draws(seed: int, photo: int, cell: int) -> np.random.Generator:
+    """The draws (where the card sits, the noise) of one photo in one sweep cell: the photo's index
+    in its folder, the cell's in the list of cells."""
+    return np.random.default_rng([seed, photo, cell])
+
+
+def swept(rec: Recognizer, img: np.ndarray, q: np.ndarray, cells: list[dict], seed: int, photo: int,
+          prefix: str, name: str, truth: str) -> list[dict]:
+    """One photo, its card at quad `q`, read through each of the sweep's `cells` (sweep_draws)."""
+    table = vc.table_only(img, q)
+    return [item(prefix + cell["name"], name, truth,
+                 *first_reading(rec, vc.sweep_image(img, q, cell, sweep_draws(seed, photo, j), table)))
+            for j, cell in enumerate(cells)]
 
 
 def sweep_read(rec: Recognizer, folders: list[Path], seed: int, step: int) -> tuple[list[dict], dict]:
@@ -228,7 +239,7 @@ def sweep_read(rec: Recognizer, folders: list[Path], seed: int, step: int) -> tu
     ("sweep2 ..."): each photo's card quad the outline the recognizer reads right in the photo as it
     is (as transplant's; photos it misreads are skipped and counted), for prints and photos the
     contour locator does not outline (a dark print on black, a card in a hand). The draws per photo
-    and cell are the sweep's: [seed, the photo's index in its folder, the cell's]."""
+    and cell are the sweep's (sweep_draws)."""
     cells = vc.sweep_cells(False)
     items, skipped = [], []
     for folder in folders:
@@ -236,12 +247,7 @@ def sweep_read(rec: Recognizer, folders: list[Path], seed: int, step: int) -> tu
             if not reads or reads[0].card != truth:
                 skipped.append(name)
                 continue
-            q = reads[0].quad.pts
-            table = vc.table_only(img, q)
-            for j, cell in enumerate(cells):
-                rng = np.random.default_rng([seed, i, j])
-                got, conf, sure = first_reading(rec, vc.sweep_image(img, q, cell, rng, table))
-                items.append(item("sweep2 " + cell["name"], f"{folder.name}/{name}", truth, got, conf, sure))
+            items += swept(rec, img, reads[0].quad.pts, cells, seed, i, "sweep2 ", f"{folder.name}/{name}", truth)
     return items, {"skipped": skipped}
 
 

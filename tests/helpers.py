@@ -134,9 +134,8 @@ def load_bench(name: str):
 def swept_photo(folder: Path, name: str, cell: str, seed: int):
     """A real photo of `folder` posed as the bench's sweep poses it in the named cell (bench/
     vision_accuracy.py sweep2: from the outline the recognizer reads first in the photo as it is,
-    the draws [seed, the photo's index in its folder, the cell's]): the picture, BGR."""
+    the draws its sweep_draws): the picture, BGR."""
     import cv2
-    import numpy as np
     from vision.recognizer import Recognizer
     vc, va = load_bench("vision_cells"), load_bench("vision_accuracy")
     i = [n for n, _ in va.real_rows(folder)].index(name)
@@ -144,7 +143,7 @@ def swept_photo(folder: Path, name: str, cell: str, seed: int):
     j = [c["name"] for c in cells].index(cell)
     img = cv2.imread(str(folder / name))
     src = Recognizer("uno").read(img)[0].quad.pts
-    return vc.sweep_image(img, src, cells[j], np.random.default_rng([seed, i, j]), vc.table_only(img, src))
+    return vc.sweep_image(img, src, cells[j], va.sweep_draws(seed, i, j), vc.table_only(img, src))
 
 
 def replay_json(events, subprocess_run=False) -> dict:

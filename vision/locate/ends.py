@@ -81,7 +81,7 @@ def _side_depth(white: np.ndarray, seen: np.ndarray) -> float:
 
 
 def _end_from_field(white_rows: np.ndarray, table_rows: np.ndarray, seen: np.ndarray, start: int,
-                    step: int, pale_rows: np.ndarray | None = None) -> tuple[int, int, bool] | None:
+                    step: int, pale_rows: np.ndarray) -> tuple[int, int, bool] | None:
     """The end margin met walking from row `start` by `step` (+1 or -1): (its first row, its last
     row, whether it runs to the picture's edge; else the table follows it, and the card's end is
     in view). None when the walk meets no margin before the picture's edge, or a white band that
@@ -101,7 +101,7 @@ def _end_from_field(white_rows: np.ndarray, table_rows: np.ndarray, seen: np.nda
         left += 1
     if left <= EDGE_ROWS:                              # (a sliver at the picture's edge, blurred: ambiguous)
         return first, i - step, True
-    if pale_rows is not None and left <= FADE_ROWS and all(pale_rows[i + k * step] for k in range(left)):
+    if left <= FADE_ROWS and all(pale_rows[i + k * step] for k in range(left)):
         return first, i - step, True                   # (the margin fading out at the picture's edge)
     if any(table_rows[i + k * step] for k in range(min(BLURRED_ROWS + 1, left))):
         return first, i - step, False                  # (past a row or two blurred between margin and table)

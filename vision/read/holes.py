@@ -78,7 +78,8 @@ def centre_shape(card_bgr: np.ndarray) -> tuple[int, float, bool] | None:
             outer = max((c for c, (_, _, _, parent) in zip(contours, hierarchy[0]) if parent < 0), key=cv2.contourArea)
             hull = cv2.contourArea(cv2.convexHull(outer))
             row = y + h // 2
-            left = x + int(np.argmax(labels[row, x:x + w] == k)) if (labels[row, x:x + w] == k).any() else x
+            on = labels[row, x:x + w] == k
+            left = x + int(np.argmax(on)) if on.any() else x
             best = (int(area), holes, cv2.contourArea(outer) / hull if hull > 0 else 1.0, which, k, (row, left))
     if best is None:
         return None
