@@ -159,8 +159,7 @@ class TextReader:
             # a field of any colour turns as pale as the numeral and the numeral's dark outline or
             # shadow stands out on white (see BY_VALUE), and closer in (SILENT_CLOSE); only a clear
             # reading of either counts
-            value = [np.ascontiguousarray(np.repeat(_crop(c, CENTRE).max(axis=2, keepdims=True), 3, axis=2))
-                     for c in (card, turned)]
+            value = [_as_colour(_crop(c, CENTRE).max(axis=2)) for c in (card, turned)]
             near = [_crop(c, CENTRE_CLOSE) for c in (card, turned)] if SILENT_CLOSE < 1.0 else []
             lines = self.read_lines(value + near)
             for read, clear in ((lines[:2], VALUE_CLEAR), (lines[2:], SILENT_CLOSE)):
@@ -169,7 +168,8 @@ class TextReader:
                     centre, centre_lines, second = got, read, True
                     break
         if CORNER_BY_INK and corner[0] is None and centre[0] is None:
-            got = _best(self.read_lines([_ink(_crop(c, CORNER)) for c in (card, turned)]))
+            # (the darkest channel: the paper stays white, and any ink turns dark, white on yellow too)
+            got = _best(self.read_lines([_as_colour(_crop(c, CORNER).min(axis=2)) for c in (card, turned)]))
             if got[0] in PLUS_TEXT and got[1] >= CORNER_INK_CLEAR:
                 corner = got
         six_nine = None
@@ -252,10 +252,9 @@ def _crop(card: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarra
     return np.ascontiguousarray(card[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)])
 
 
-def _ink(crop: np.ndarray) -> np.ndarray:
-    """A crop in each pixel's darkest channel (as three channels, the model's input): the paper
-    stays white, and any coloured ink turns dark against it, a white index on a yellow field too."""
-    return np.ascontiguousarray(np.repeat(crop.min(axis=2, keepdims=True), 3, axis=2))
+def _as_colour(channel: np.ndarray) -> np.ndarray:
+    """One channel of a crop (a pixel's brightest or darkest) as the three the model reads."""
+    return np.ascontiguousarray(np.repeat(channel[..., None], 3, axis=2))
 
 
 def _decode(p: np.ndarray) -> tuple[str, float]:
