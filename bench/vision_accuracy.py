@@ -53,13 +53,17 @@ Cells (groups for --cells):
   lopo       leave one print out: for each family P of vision.art.style.PRINTS the symbol model
              trained without P (--lopo DIR, models made by bench/train_lopo.sh DIR) on renders of P.
 
+--without-print P --lopo DIR reads every cell with both symbol readers trained without family P
+(bench/train_lopo.sh DIR P, bench/train_lopo_net.sh DIR P): the real photos of P's print
+(filled-oval: real-uno-dev2; classic: real-uno-dev) as a print the readers never saw.
+
 Then calibration over the real-photo cells pooled (as they are; and with the sweep; and, apart, the
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
     .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
-        [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz]
+        [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
 
 --quick: every 4th photo, 13 of the 28 sweep cells, 40 scenes, 280 synthetic cards (about 2 minutes
 on a shared 2-core machine; the full run about 10). --dump: one JSON line per read image (cell,
@@ -82,7 +86,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.synth.augment import camera_view  # noqa: E402
-from vision.recognizer import CONFIRM_THRESHOLD, Recognizer  # noqa: E402
+from vision.errors import models_dir  # noqa: E402
+from vision.recognizer import CONFIRM_THRESHOLD, MODEL_FOR_DECK, Recognizer, load_confidence_map  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "real-uno-dev"
 SYMBOL = {"R": "reverse", "S": "skip", "T": "draw2"}
@@ -465,6 +470,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--dump", metavar="FILE.jsonl", help="one JSON line per read image, to study the failures")
     ap.add_argument("--locator", default="detector", choices=("detector", "contour"))
+    ap.add_argument("--without-print", metavar="P",
+                    help="read every cell with the symbol readers trained without print family P (--lopo DIR's "
+                         "ono-symbols-without-P.npz and ono-symbols-net-without-P.onnx, bench/train_lopo.sh and "
+                         "train_lopo_net.sh) and the shipped confidence map: P's real photos as a print never seen")
     ap.add_argument("--symbols", help="a symbol model to measure instead of the committed one")
     ap.add_argument("--net", help="a symbol network (.onnx) to measure instead of the committed one")
     ap.add_argument("--net-weight", type=float, default=None,
@@ -477,11 +486,21 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown cells {', '.join(sorted(unknown))}; choose from {', '.join(GROUPS)}")
     uno_family = args.deck in ("uno", "ono")
+    if args.without_print:
+        if not args.lopo:
+            ap.error("--without-print needs --lopo DIR (the folder bench/train_lopo.sh wrote)")
+        args.symbols = str(Path(args.lopo) / f"ono-symbols-without-{args.without_print}.npz")
+        args.net = str(Path(args.lopo) / f"ono-symbols-net-without-{args.without_print}.onnx")
+        for path, script in ((args.symbols, "train_lopo.sh"), (args.net, "train_lopo_net.sh")):
+            if not Path(path).is_file():
+                ap.error(f"{path} missing: make it with bench/{script} {args.lopo} {args.without_print}")
     net = False if args.no_net else args.net
     if args.net_weight is not None:
         import vision.read.net
         vision.read.net.NET_WEIGHT = args.net_weight
     rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator, net_path=net)
+    if args.without_print:   # the confidence the app reports: the shipped map, not the identity
+        rec.calibration = load_confidence_map(models_dir() / MODEL_FOR_DECK[args.deck])
     res = {"model": rec.model.meta, "net": rec.net.meta if rec.net else None, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
            "targets": {"top1_min": vc.TARGET_TOP1, "wrong_but_sure_max": vc.TARGET_WBS}, "quick": args.quick,
            "seconds": {}, "notes": []}
@@ -559,6 +578,8 @@ def main(argv=None) -> int:
     if "synthetic" in groups:
         n = args.synthetic if args.synthetic is not None else (280 if args.quick else 1120)
         srec = rec if not uno_family or args.deck == "ono" else Recognizer("ono", model_path=args.symbols, locator="contour", net_path=net)
+        if srec is not rec and args.without_print:
+            srec.calibration = rec.calibration
         if n:
             items += timed("synthetic", synthetic, srec, n, args.seed)
     if "lopo" in groups and args.lopo:

@@ -213,3 +213,16 @@ def test_the_second_prints_sweep_poses_each_photo_from_the_outline_read_right(tm
     assert [it["cell"] for it in items] == ["sweep2 size 50%", "sweep2 rot 90 @25%"]
     assert all(it["name"] == f"{tmp_path.name}/a.png" and it["truth"] == "red-7" for it in items)
     assert all(it["read"] == "red-7" for it in items)
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--without-print", "classic", "--cells", "real"], "--without-print needs --lopo DIR"),
+    (["--without-print", "nope", "--lopo", "{tmp}", "--cells", "real"], "ono-symbols-without-nope.npz missing"),
+])
+def test_reading_as_a_print_never_seen_names_what_it_lacks(argv, says, tmp_path, capsys):
+    # the readers trained without a print are made by bench/train_lopo*.sh: without them the bench
+    # says which file and which script, and reads nothing
+    va = load_bench("vision_accuracy")
+    with pytest.raises(SystemExit) as e:
+        va.main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert e.value.code == 2 and says in capsys.readouterr().err
