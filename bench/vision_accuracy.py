@@ -487,6 +487,8 @@ def main(argv=None) -> int:
         ap.error(f"unknown cells {', '.join(sorted(unknown))}; choose from {', '.join(GROUPS)}")
     uno_family = args.deck in ("uno", "ono")
     if args.without_print:
+        if not uno_family:
+            ap.error("--without-print is for the UNO family's print families (--deck uno or ono)")
         if not args.lopo:
             ap.error("--without-print needs --lopo DIR (the folder bench/train_lopo.sh wrote)")
         args.symbols = str(Path(args.lopo) / f"ono-symbols-without-{args.without_print}.npz")

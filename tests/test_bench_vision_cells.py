@@ -217,6 +217,7 @@ def test_the_second_prints_sweep_poses_each_photo_from_the_outline_read_right(tm
 
 @pytest.mark.parametrize("argv,says", [
     (["--without-print", "classic", "--cells", "real"], "--without-print needs --lopo DIR"),
+    (["--without-print", "classic", "--lopo", "{tmp}", "--deck", "dino2"], "for the UNO family"),
     (["--without-print", "nope", "--lopo", "{tmp}", "--cells", "real"], "ono-symbols-without-nope.npz missing"),
 ])
 def test_reading_as_a_print_never_seen_names_what_it_lacks(argv, says, tmp_path, capsys):
