@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import vision.read.text as text_module
 import vision.recognizer as recognizer
 from vision.read.fuse import COLOURED_SIBLING, coloured_sibling
 
@@ -40,5 +41,9 @@ def test_a_held_plus_two_cut_by_the_picture_is_no_reverse(monkeypatch):
     pic = swept_photo(HELD, "blue-draw2-1.jpg", "runs off: upright @90%", 17174)
     rec = recognizer.Recognizer("uno")
     assert rec.read(pic)[0].card == "blue-draw2"
+    # its corner in view, read in each pixel's darkest channel, says "+2" too (text.py CORNER_BY_INK,
+    # session 45): off, the sibling alone reads it
+    monkeypatch.setattr(text_module, "CORNER_BY_INK", False)
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "blue-draw2"
     monkeypatch.setattr(recognizer, "SIBLINGS", False)
     assert recognizer.Recognizer("uno").read(pic)[0].card == "blue-reverse"
