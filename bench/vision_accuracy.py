@@ -258,6 +258,14 @@ def sweep_read(rec: Recognizer, folders: list[Path], seed: int, step: int) -> tu
 
 # ---------------------------------------------------------------- 2b. real faces in new places
 
+def transplanted(face: np.ndarray, seed: int, photo: int, k: int) -> np.ndarray:
+    """The `k`th close-up the transplant cell draws of a lifted face (vision_cells.lift_face): its
+    draws [seed, 7, the photo's index in its folder, k], 640x480 and 480x640 in turn."""
+    pic, _ = vc.transplant_image(face, np.random.default_rng([seed, 7, photo, k]),
+                                 (640, 480) if (photo + k) % 2 == 0 else (480, 640))
+    return pic
+
+
 def transplant(rec: Recognizer, folder: Path, cell: str, seed: int, per_face: int, step: int = 1
                ) -> tuple[list[dict], dict]:
     """Each photo's card lifted out along the outline the recognizer reads right (photos it misreads
@@ -272,9 +280,7 @@ def transplant(rec: Recognizer, folder: Path, cell: str, seed: int, per_face: in
             continue
         face = vc.lift_face(img, reads[0].quad.pts)
         for k in range(per_face):
-            g = np.random.default_rng([seed, 7, i, k])
-            pic, _ = vc.transplant_image(face, g, (640, 480) if (i + k) % 2 == 0 else (480, 640))
-            got, conf, sure = first_reading(rec, pic)
+            got, conf, sure = first_reading(rec, transplanted(face, seed, i, k))
             items.append(item(cell, f"{name} #{k}", truth, got, conf, sure))
     return items, {"skipped": skipped}
 

@@ -146,6 +146,18 @@ def swept_photo(folder: Path, name: str, cell: str, seed: int):
     return vc.sweep_image(img, src, cells[j], va.sweep_draws(seed, i, j), vc.table_only(img, src))
 
 
+def transplanted_photo(folder: Path, name: str, seed: int, k: int = 0):
+    """The `k`th close-up the bench's transplant cell (seed `seed`) draws of a real photo's card:
+    the card lifted along the outline the recognizer reads first in the photo, drawn into a new
+    picture (bench/vision_accuracy.py transplanted); BGR."""
+    import cv2
+    from vision.recognizer import Recognizer
+    vc, va = load_bench("vision_cells"), load_bench("vision_accuracy")
+    i = [n for n, _ in va.real_rows(folder)].index(name)
+    img = cv2.imread(str(folder / name))
+    return va.transplanted(vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts), seed, i, k)
+
+
 def replay_json(events, subprocess_run=False) -> dict:
     """`tableref replay FILE.jsonl --json` on `events`, the path users and the web's logs go
     through: the events are written as JSON Lines and the command line's own entry point reads

@@ -17,7 +17,7 @@ from vision.art.uno import draw_face
 from vision.read.text import CORNER_INK_CLEAR, TextReader
 from vision.recognizer import Recognizer
 
-from tests.helpers import load_bench
+from tests.helpers import transplanted_photo
 
 ROOT = Path(__file__).resolve().parent.parent
 ON_BLACK = ROOT.parent / "shared" / "real-uno-dev2" / "on-black"
@@ -76,13 +76,7 @@ def test_a_held_yellow_plus_two_is_read_sure_from_its_corner(monkeypatch):
     # top (the bench's transplant cell, seed 17191): its centre shows two drawn cards, its corners
     # "+2" white on yellow. Read right but unsure before (0.595: the shape readers alone); the corner
     # read in ink makes it sure
-    va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
-    name = "yellow-draw2-3.jpg"
-    i = [n for n, _ in va.real_rows(ON_BLACK)].index(name)
-    img = cv2.imread(str(ON_BLACK / name))
-    rec = Recognizer("uno")
-    face = vc.lift_face(img, rec.read(img)[0].quad.pts)
-    pic, _ = vc.transplant_image(face, np.random.default_rng([17191, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
+    pic = transplanted_photo(ON_BLACK, "yellow-draw2-3.jpg", 17191)
     got = Recognizer("uno").read(pic)[0]
     assert got.card == "yellow-draw2" and got.sure
     monkeypatch.setattr(text_module, "CORNER_BY_INK", False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -18,7 +17,7 @@ from vision.read.fuse import DISSENT_CAP, fuse, second_look_dissent, wild_dissen
 from vision.read.text import TextEvidence
 from vision.recognizer import Recognizer
 
-from tests.helpers import load_bench
+from tests.helpers import transplanted_photo
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT.parent / "shared" / "real-uno-dev"
@@ -36,12 +35,7 @@ def transplanted(name: str, seed: int, folder: Path = DEV) -> np.ndarray:
     """The first close-up the bench's transplant cell (seed `seed`) draws of a photo's card (of
     real-uno-dev unless `folder` says): the card lifted along the outline read in the photo and
     drawn into a new picture."""
-    va, vc = load_bench("vision_accuracy"), load_bench("vision_cells")
-    i = [n for n, _ in va.real_rows(folder)].index(name)
-    img = cv2.imread(str(folder / name))
-    face = vc.lift_face(img, Recognizer("uno").read(img)[0].quad.pts)
-    pic, _ = vc.transplant_image(face, np.random.default_rng([seed, 7, i, 0]), (640, 480) if i % 2 == 0 else (480, 640))
-    return pic
+    return transplanted_photo(folder, name, seed)
 
 
 def test_a_numeral_read_only_by_the_second_look_against_the_shapes_goes_unsure():

@@ -64,8 +64,8 @@ CORNER_INK_CLEAR = 0.85        # pixel's darkest channel, where white on any col
                                # cells, 4,063 silent corners): read so, 104 right (52 of them a +2 whose centre was
                                # silent) and 26 wrong, most a numeral from a skip's ring or a reverse's arrows and
                                # 6 a numeral from another; no "+2" or "+4" from a card that was neither
-PLUS_TEXT = ("draw2", "wild-draw4")
 SYMBOL_OF_TEXT = {**{d: d for d in "0123456789"}, "+2": "draw2", "+4": "wild-draw4"}
+PLUS_TEXT = (SYMBOL_OF_TEXT["+2"], SYMBOL_OF_TEXT["+4"])   # what the ink look may tell (CORNER_BY_INK)
 
 
 @dataclass(frozen=True)
