@@ -124,8 +124,10 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     hsv = whole[my:h - my, mx:w - mx].reshape(-1, 3).astype(np.int32)
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
-    # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright)
-    coloured = (sat > saturated_enough(sat, pale_ink)) & (val > max(15.0, 0.28 * percentile(val, 95)))
+    # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright),
+    # and a shadow across the card darkens the ink under it with its paper (SHADE)
+    light = shade(whole)[my:h - my, mx:w - mx].reshape(-1) if SHADE else np.ones(len(val), np.float32)
+    coloured = (sat > saturated_enough(sat, pale_ink)) & (val > np.maximum(15.0, 0.28 * percentile(val, 95) * light))
     votes = _shares(hue, coloured, palette)
     top = max(votes, key=votes.get)
     # a pixel with a channel clipped (in the photo, or by the white balance's gain) has lost the
@@ -147,13 +149,38 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     # how bright the coloured pixels are against the card's paper (the whole warp's brightest): a
     # print's inks 0.6 and more of it; chroma noise on something black 0.1-0.2
     paper = percentile(whole[..., 2], 97)
-    level = float(np.median(val[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
+    level = float(np.median(val[coloured] / light[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
     margin, across = _nearest_edge(hue[coloured], top, palette) or (0.0, None)
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
             "hue_margin": margin, "level": level, "across": across,
             "unclipped": {"colour": utop, "share": uvotes[utop], "pixels": int(unclipped.sum()),
                           "towards": towards, "clipped": int((coloured & clipped).sum()),
                           "hue_margin": hue_margin(hue[unclipped], utop, palette)}}
+
+
+SHADE = True         # the ink's brightness bar follows the light of the paper nearest it (shade)
+SHADED = 0.8         # paper darker than this share of the card's brightest lies in a shadow...
+SHADE_FLOOR = 0.3    # ... paper no darker than this (black ink is darker still: no paper)
+SHADE_REACH = 0.12   # how far (a share of the card's width) a pixel looks for the paper it lies beside
+PAPER_SAT = 60       # paper: no more saturated than this, white-balanced (a shadow's bluish white too)
+
+
+def shade(hsv: np.ndarray) -> np.ndarray:
+    """Each pixel's light, a share of the card's brightest paper: the brightest paper (white, not
+    saturated) within SHADE_REACH of it, where that is under SHADED of the card's brightest; 1 where
+    it is lit, or where no paper lies near. A hand or a phone held over the card casts a shadow across
+    it, margin and field together: a dark green field in it fell under the brightness bar the lit
+    paper set, and the card kept too little ink to have a colour (hand-held photos under a shadow at
+    half the light, read as wilds)."""
+    val = hsv[..., 2].astype(np.float32)
+    ref = max(percentile(val, 97), 1.0)
+    paper = (hsv[..., 1] < PAPER_SAT) & (val >= SHADE_FLOOR * ref)
+    r = max(1, int(round(SHADE_REACH * hsv.shape[1])))
+    near = cv2.dilate(np.where(paper, val, 0.0).astype(np.float32),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    light = near / ref
+    light[(near <= 0) | (light >= SHADED)] = 1.0
+    return np.clip(light, SHADE_FLOOR, 1.0)
 
 
 PRIMARY_HUE = (120, 60, 0)   # OpenCV hue of pure blue, green and red (BGR channel order)
