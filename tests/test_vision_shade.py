@@ -8,7 +8,8 @@ import pytest
 
 import vision.read.colour as colour
 from vision.read.colour import colour_votes, shade
-from vision.recognizer import COLOURED_MIN, Recognizer
+import vision.read.glare as glare
+from vision.recognizer import COLOURED_MIN, GLARE_SHARE, Recognizer
 import cv2
 
 from helpers import swept_photo
@@ -17,19 +18,20 @@ ROOT = Path(__file__).resolve().parent.parent
 HAND_HELD = ROOT.parent / "shared" / "real-uno-dev2" / "hand-held"
 
 
-def green_card(h: int = 87, w: int = 56) -> np.ndarray:
+def green_card(h: int = 87, w: int = 56, paper: int = 235) -> np.ndarray:
     """A canonical warp of a green card (BGR): white margin, a dark green field, a white oval."""
-    card = np.full((h, w, 3), 235, np.uint8)
+    card = np.full((h, w, 3), paper, np.uint8)
     card[5:h - 5, 4:w - 4] = (70, 120, 20)                            # a dark green field (hue 68)
-    cv2.ellipse(card, (w // 2, h // 2), (w // 3, h // 3), 30, 0, 360, (235, 235, 235), -1)
+    cv2.ellipse(card, (w // 2, h // 2), (w // 3, h // 3), 30, 0, 360, (paper,) * 3, -1)
     return card
 
 
-def shadowed(card: np.ndarray, light: float) -> np.ndarray:
-    """The card but its top right corner, margin and field together, at `light`."""
+def shadowed(card: np.ndarray, light: float, cut: float = 0.4) -> np.ndarray:
+    """The card at `light` below a line from its top left to its right side, `cut` of its height
+    above the bottom right corner (0: the diagonal, half the card), margin and field together."""
     h, w = card.shape[:2]
     yy, xx = np.mgrid[:h, :w]
-    under = (xx / w - yy / h) < 0.4
+    under = (xx / w - yy / h) < cut
     out = card.astype(np.float32)
     out[under] *= light
     return out.astype(np.uint8)
@@ -91,3 +93,19 @@ def test_a_real_green_card_under_a_hand_s_shadow_is_read(shade_off):
     colour.SHADE = True
     first = rec.read(pic)[0]
     assert first.card == "green-2" and first.sure
+
+
+def test_a_shadow_over_two_sides_is_no_glare(monkeypatch):
+    # the lit half of the oval is no brighter than the lit margin: no glare (read/glare.py _paper)
+    card = cv2.resize(shadowed(green_card(), 0.45, cut=0.0), (112, 174), interpolation=cv2.INTER_LINEAR)
+    assert glare.centre_glare(card) < GLARE_SHARE
+    monkeypatch.setattr(glare, "SHADED", 0.0)      # every side counted: the middle of four, two shadowed
+    assert glare.centre_glare(card) >= GLARE_SHARE
+
+
+def test_a_spot_reaching_one_side_is_still_glare_beside_a_shadow():
+    # paper at 200 (a photo exposed so that a spot can be brighter), two sides at 0.7 of it
+    card = shadowed(green_card(paper=200), 0.7, cut=0.0)
+    cv2.circle(card, (40, 44), 16, (245, 245, 245), -1)   # a lamp's spot over the right side
+    card = cv2.resize(card, (112, 174), interpolation=cv2.INTER_LINEAR)
+    assert glare.centre_glare(card) >= GLARE_SHARE
