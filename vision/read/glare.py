@@ -59,6 +59,7 @@ def _paper(value: np.ndarray, m: int) -> float:
 
 
 def _sides(channel: np.ndarray, m: int) -> tuple:
+    """The card's four margin bands, `m` pixels deep: top, bottom, left, right."""
     return channel[:m], channel[-m:], channel[:, :m], channel[:, -m:]
 
 
