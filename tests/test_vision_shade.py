@@ -3,14 +3,14 @@ the lit paper as a black print's chroma noise, yet is ink; its brightness bar fo
 beside it (vision/read/colour.py shade)."""
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 import vision.read.colour as colour
-from vision.read.colour import colour_votes, shade
 import vision.read.glare as glare
+from vision.read.colour import colour_votes, shade
 from vision.recognizer import COLOURED_MIN, GLARE_SHARE, Recognizer
-import cv2
 
 from helpers import swept_photo
 
@@ -55,10 +55,10 @@ def test_the_shade_follows_the_paper_beside_each_pixel():
     assert light[6, 50] == 1.0                               # lit corner
 
 
-def test_ink_under_a_shadow_keeps_the_card_its_colour(shade_off):
+def test_ink_under_a_shadow_keeps_the_card_its_colour(shade_off, monkeypatch):
     card = shadowed(green_card(), 0.45)
     before = colour_votes(card)
-    colour.SHADE = True
+    monkeypatch.setattr(colour, "SHADE", True)
     after = colour_votes(card)
     # premise: the shadowed half of the field falls under the lit paper's bar, and the card has
     # too little ink left to have a colour (the bench's hand-held green cards read as wilds so)
@@ -84,13 +84,13 @@ def test_black_under_a_shadow_is_no_ink():
 
 
 @pytest.mark.skipif(not HAND_HELD.is_dir(), reason="shared/real-uno-dev2 not present")
-def test_a_real_green_card_under_a_hand_s_shadow_is_read(shade_off):
+def test_a_real_green_card_under_a_hand_s_shadow_is_read(shade_off, monkeypatch):
     # the bench's sweep2 cast shadow @60% (seed 17191): a held green 2, a shadow over half of it at
     # about half the light; both its numerals read "2", its colour lost: read as a wild draw four
     pic = swept_photo(HAND_HELD, "green-2-1.jpg", "cast shadow @60%", 17191)
     rec = Recognizer("uno")
     assert rec.read(pic)[0].card != "green-2"
-    colour.SHADE = True
+    monkeypatch.setattr(colour, "SHADE", True)
     first = rec.read(pic)[0]
     assert first.card == "green-2" and first.sure
 

@@ -126,7 +126,9 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     # "bright enough" follows the card's own white: a dim room darkens the colours with it
     # (relative to the white alone: in a dim room a dark green field is 30 grey levels bright),
     # and a shadow across the card darkens the ink under it with its paper (SHADE)
-    light = shade(whole)[my:h - my, mx:w - mx].reshape(-1) if SHADE else np.ones(len(val), np.float32)
+    # the card's paper: the whole warp's brightest (its margin, its oval)
+    paper = percentile(whole[..., 2], 97)
+    light = shade(whole, paper)[my:h - my, mx:w - mx].reshape(-1) if SHADE else np.ones(len(val), np.float32)
     coloured = (sat > saturated_enough(sat, pale_ink)) & (val > np.maximum(15.0, 0.28 * percentile(val, 95) * light))
     votes = _shares(hue, coloured, palette)
     top = max(votes, key=votes.get)
@@ -146,9 +148,8 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     alone = lost & (lost.sum(axis=1, keepdims=True) == 1)
     towards = sorted({_colour_at(PRIMARY_HUE[c], palette) for c in range(3)
                       if lost.size and alone[:, c].mean() >= LOST_SHARE} - {None})
-    # how bright the coloured pixels are against the card's paper (the whole warp's brightest): a
-    # print's inks 0.6 and more of it; chroma noise on something black 0.1-0.2
-    paper = percentile(whole[..., 2], 97)
+    # how bright the coloured pixels are against the card's paper: a print's inks 0.6 and more of
+    # it; chroma noise on something black 0.1-0.2
     level = float(np.median(val[coloured] / light[coloured])) / max(paper, 1.0) if coloured.any() else 0.0
     margin, across = _nearest_edge(hue[coloured], top, palette) or (0.0, None)
     return {"votes": votes, "coloured": float(coloured.mean()), "dark": float((val < 60).mean()),
@@ -165,15 +166,16 @@ SHADE_REACH = 0.12   # how far (a share of the card's width) a pixel looks for t
 PAPER_SAT = 60       # paper: no more saturated than this, white-balanced (a shadow's bluish white too)
 
 
-def shade(hsv: np.ndarray) -> np.ndarray:
-    """Each pixel's light, a share of the card's brightest paper: the brightest paper (white, not
+def shade(hsv: np.ndarray, paper: float | None = None) -> np.ndarray:
+    """Each pixel's light, a share of the card's brightest paper (`paper`, V; by default the
+    warp's 97th percentile, as colour_votes takes it): the brightest paper (white, not
     saturated) within SHADE_REACH of it, where that is under SHADED of the card's brightest; 1 where
     it is lit, or where no paper lies near. A hand or a phone held over the card casts a shadow across
     it, margin and field together: a dark green field in it fell under the brightness bar the lit
     paper set, and the card kept too little ink to have a colour (hand-held photos under a shadow at
     half the light, read as wilds)."""
     val = hsv[..., 2].astype(np.float32)
-    ref = max(percentile(val, 97), 1.0)
+    ref = max(percentile(val, 97) if paper is None else paper, 1.0)
     paper = (hsv[..., 1] < PAPER_SAT) & (val >= SHADE_FLOOR * ref)
     r = max(1, int(round(SHADE_REACH * hsv.shape[1])))
     near = cv2.dilate(np.where(paper, val, 0.0).astype(np.float32),
