@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "bench"))   # after the packages: bench/referee.py is no package
 
+from vision.locate import overlap  # noqa: E402
 from vision.track import stack  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -75,7 +76,7 @@ def pairs(img: np.ndarray, labels: dict, g: np.random.Generator, jitter: float):
             inter = cv2.intersectConvexConvex(lo, up)[0]
             if inter < 0.05 * min(cv2.contourArea(lo), cv2.contourArea(up)):
                 continue
-            if stack._share_inside(lo, up) > stack.NESTED or stack._share_inside(up, lo) > stack.NESTED:
+            if overlap.nested(lo, up) or overlap.nested(up, lo):
                 continue
             yield lo, up
 
@@ -91,7 +92,7 @@ def run(source: str, seed: int, scenes: int, jitter: float, misses: list | None 
     for i in range(scenes):
         g, rng = np.random.default_rng([seed, 5, i]), random.Random(seed * 31 + i)
         img, labels = compose("uno", g, rng, 640, 480, faces=faces)
-        lab = stack._lab(img)
+        lab = overlap.to_lab(img)
         for lo, up in pairs(img, labels, g, jitter):
             for method, said in (("edges and margin", stack.above(img, up, lo, lab)),
                                  ("median contrast (peer)", peer_above(img, up, lo))):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.synth.generate import compose
+from vision.locate import overlap
 from vision.track import stack
 
 
@@ -25,7 +26,7 @@ def known_pairs(labels: dict):
                 continue
             if cv2.intersectConvexConvex(lo, up)[0] < 0.05 * min(cv2.contourArea(lo), cv2.contourArea(up)):
                 continue
-            if stack._share_inside(lo, up) > stack.NESTED or stack._share_inside(up, lo) > stack.NESTED:
+            if overlap.nested(lo, up) or overlap.nested(up, lo):
                 continue
             yield lo, up
 
@@ -63,8 +64,8 @@ def test_cards_lying_apart_or_one_inside_the_other_are_not_ordered_by_their_edge
     card = np.float32([[100, 100], [156, 100], [156, 187], [100, 187]])
     far = card + np.float32([400, 200])
     inner = np.float32([[115, 120], [140, 120], [140, 165], [115, 165]])
-    lab = stack._lab(img)
-    assert stack.edge_share(lab, card, far) is None
+    lab = overlap.to_lab(img)
+    assert overlap.edge_share(lab, card, far) is None
     assert stack.above(img, card, far) is None
     assert stack.above(img, inner, card) is None     # a shape on the card (its oval): no pile to order
     assert stack.above(img, card, inner) is None

@@ -18,6 +18,7 @@ from ..errors import BUNDLED, models_dir, onnx_session
 from .contour import _quad_from_contour, whiteness_mask
 from .edges import snap_to_edges, turn_to_edges
 from .field import field_outline
+from .overlap import share_inside
 from .quad import CARD_ASPECT, Quad, aspect, inside_share, order_corners, quad_iou, side_lengths
 from .verify import PRINTED, SHARP_PX, CardLook, Verdict, verify_once
 
@@ -265,15 +266,6 @@ def alone(box: np.ndarray, others: list[np.ndarray]) -> bool:
         if cv2.intersectConvexConvex(grown.astype(np.float32), o.astype(np.float32))[0] > 0:
             return False
     return True
-
-
-def share_inside(a: np.ndarray, b: np.ndarray) -> float:
-    """The share of quad a's area that lies inside quad b."""
-    area = cv2.contourArea(a.astype(np.float32))
-    if area <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return float(inter) / area
 
 
 def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, look: CardLook = PRINTED,
