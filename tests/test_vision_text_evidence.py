@@ -4,16 +4,18 @@ shape readers that favour another numeral: one reader's word against another's, 
 unless the corner index reads it clearly too (SECOND_DISSENT). A corner index's digit read fairly
 (0.6-0.85) counts part way, as a whole "+2" or "+4" does (CORNER_FAIR). A wild draw four the text
 gives against shape readers that see a wild is held below sure unless its corner reads "+4"
-(WILD_DISSENT)."""
+(WILD_DISSENT); a wild the shape readers give unsure of it, on a face without a wild's big
+four-colour shape and with nothing read, likewise (WILD_ALONE)."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 import vision.read.fuse as fuse_module
-from vision.read.fuse import DISSENT_CAP, fuse, second_look_dissent, wild_dissent
+from vision.read.fuse import DISSENT_CAP, fuse, second_look_dissent, weak_wild, wild_dissent
 from vision.read.text import TextEvidence
 from vision.recognizer import Recognizer
 
@@ -154,3 +156,39 @@ def test_a_reverse_under_a_finger_read_3_at_its_centre_is_no_sure_3(monkeypatch)
     monkeypatch.setattr(fuse_module, "DRAWN_DISSENT", {})
     before = Recognizer("uno").read(pic)[0]
     assert before.card == "green-3" and before.sure         # what it read without the step
+
+
+# ---------------------------------------------------------------- a wild the shape readers barely see
+
+def test_a_wild_only_unsure_shape_readers_give_on_a_face_of_small_colours_goes_unsure():
+    # the figures of the mirrored filled-oval wild draw four read by readers that never saw the print
+    # (bench mirrored on-black, --without-print filled-oval, seed 17491): the shape readers 0.44 for
+    # the wild, 0.15 for a 3; nothing read; four mini cards' colours cover 0.15 of the face; the
+    # colours ruled out every card of one colour, and the wild was left at 0.9
+    s = shapes(wild=0.44, n3=0.15, skip=0.1)
+    b = np.zeros(len(SYMBOLS))
+    b[SYMBOLS.index("wild")], b[SYMBOLS.index("wild-draw4")], b[SYMBOLS.index("3")] = 0.9, 0.06, 0.04
+    held = weak_wild(SYMBOLS, s, b, TextEvidence((None, 0.0), (None, 0.0)), area=0.15)
+    assert SYMBOLS[int(held.argmax())] == "wild" and held.max() == DISSENT_CAP < 0.6
+    assert held[SYMBOLS.index("wild-draw4")] > b[SYMBOLS.index("wild-draw4")]
+    assert abs(held.sum() - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("s,text,area", [
+    (shapes(wild=0.6), TextEvidence((None, 0.0), (None, 0.0)), 0.15),        # the shapes sure of the wild
+    (shapes(wild=0.44), TextEvidence((None, 0.0), (None, 0.0)), 0.5),        # a wild's big four-colour oval
+    (shapes(wild=0.44), TextEvidence((None, 0.0), ("wild-draw4", 0.95)), 0.15),  # its corner read clearly
+])
+def test_no_weak_wild_otherwise(s, text, area):
+    b = np.zeros(len(SYMBOLS))
+    b[SYMBOLS.index("wild")], b[SYMBOLS.index("wild-draw4")] = 0.9, 0.1
+    assert weak_wild(SYMBOLS, s, b, text, area) is b
+
+
+@pytest.mark.skipif(not (ON_BLACK / "labels.csv").exists(), reason="development photos not present")
+@pytest.mark.parametrize("folder", ["on-black", "hand-held"])
+def test_the_real_wilds_stay_sure_their_oval_big_and_four_coloured(folder):
+    rec = Recognizer("uno")
+    for name in ("wild-1.jpg", "wild-2.jpg", "wild-3.jpg"):
+        first = rec.read(cv2.imread(str(ON_BLACK.parent / folder / name)))[0]
+        assert first.card == "wild" and first.sure, (folder, name, first.card, first.confidence)

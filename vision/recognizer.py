@@ -18,7 +18,7 @@ from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_a
                           scene_balance)
 from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, coloured_sibling, corner_dissent, dissent, few_colours_evidence,
                          four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly, second_look,
-                         second_look_dissent, shapes_dissent, silent, wild_dissent)
+                         second_look_dissent, shapes_dissent, silent, weak_wild, wild_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
 from .read.holes import RING_SOLIDITY, centre_shape
@@ -356,7 +356,8 @@ class Recognizer:
             self.foreign += 1     # a card of another deck (a UNO card on a DINO 2 table): no card of ours
             return None, 0.0
         if self.text_reader is not None:   # the UNO family: wild and wild draw four in every print
-            p = four_colour_evidence(self.model.classes, p, four_colour_area(v))
+            area = four_colour_area(v)
+            p = four_colour_evidence(self.model.classes, p, area)
             p = few_colours_evidence(self.model.classes, p, scarcest_two(v))
             if not self._last_glare:   # a spot over the centre merges or cuts the symbol's shapes
                 holes, solidity, cut = centre_shape(source) or (None, 1.0, False)
@@ -365,6 +366,7 @@ class Recognizer:
             p = corner_dissent(self.model.classes, p, text)
             p = second_look_dissent(self.model.classes, shapes, p, text)
             p = wild_dissent(self.model.classes, shapes, p, text)
+            p = weak_wild(self.model.classes, shapes, p, text, area)
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0
         # (a symbol may be both: dino2 has coloured reverses and a rainbow one, so both are scored)

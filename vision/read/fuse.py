@@ -404,6 +404,30 @@ def wild_dissent(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: Te
     return b
 
 
+# And the other way round: a wild that only the shape readers give, and they unsure of it (under
+# WILD_ALONE), on a face without a wild's big four-colour shape (four_colour_area under WILD_AREA's
+# start: the four small cards of a wild draw four, or a wild of lettering only) and nothing read on
+# it. Readers that never saw the filled-oval print read its mirrored wild draw four (four mini cards
+# on black, the "+4" unread) as a wild at 0.96, sure, their share for the wild 0.31-0.44 (bench
+# mirrored on-black, --without-print filled-oval, seed 17491): the colours had ruled out every card
+# of one colour, and the wild took what the wild draw four's unfamiliar drawing did not.
+WILD_ALONE = DISSENT
+
+
+def weak_wild(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextEvidence | None,
+              area: float) -> np.ndarray:
+    """The belief `b` with its wild held below sure where the shape readers give it under WILD_ALONE,
+    the four-colour `area` is under WILD_AREA's start and the text reader read nothing clearly (see
+    WILD_ALONE). Applied to the final belief, as wild_dissent is."""
+    if text is None or "wild" not in symbols or "wild-draw4" not in symbols:
+        return b
+    top = int(np.argmax(b))
+    if (symbols[top] == "wild" and b[top] > DISSENT_CAP and float(shapes[top]) < WILD_ALONE
+            and area < WILD_AREA[0] and not (reads_clearly(text.centre) or reads_clearly(text.corner))):
+        return _capped(b, top)
+    return b
+
+
 def _capped(b: np.ndarray, top: int) -> np.ndarray:
     """The belief with symbol `top` at DISSENT_CAP, the rest scaled in proportion: that symbol goes
     first (the first reading stays first, where it is `top`), below sure."""
