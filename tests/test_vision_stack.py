@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth.generate import compose
 from vision.locate import overlap
+from vision.synth.generate import compose
 from vision.track import stack
 
 

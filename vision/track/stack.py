@@ -2,7 +2,8 @@
 
 Where two cards overlap, the top card's edge shows across the card beneath and the lower card's
 edge is hidden (vision/locate/overlap.py). Where a lower card was outlined only as far as it
-shows, the outlines only meet: the top card's white margin runs along that line. The order matters: the last card of a double lies on top and sets the colour (docs/rules/prison.md).
+shows, the outlines only meet: the top card's white margin runs along that line. The order
+matters: the last card of a double lies on top and sets the colour (docs/rules/prison.md).
 """
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def shared_margin(image: np.ndarray, quad: np.ndarray, other: np.ndarray) -> flo
 
 def above(image: np.ndarray, a: np.ndarray, b: np.ndarray, lab: np.ndarray | None = None) -> bool | None:
     """True when card `a` lies on card `b`, False when beneath it, None when it cannot be told
-    (they lie apart, or nothing tells them apart). `lab`: the image in Lab (overlap.to_lab), when at hand.
+    (they lie apart, or nothing tells them apart). `lab`: the image in Lab (overlap.to_lab), when
+    at hand.
 
     Where the outlines overlap, the visible edge decides (vision/locate/overlap.py); where they only
     meet (a lower card outlined as far as it shows), the white margin along the line where they
