@@ -38,24 +38,28 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def _side_points(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points one pixel apart along the quad's sides, and the outward normal at each."""
+def _sides(quad: np.ndarray):
+    """Each side of the quad as (its start corner, its vector, its outward unit normal)."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     c = q.mean(axis=0)
-    pts, normals = [], []
     for k in range(4):
-        a, b = q[k], q[(k + 1) % 4]
-        d = b - a
+        a, d = q[k], q[(k + 1) % 4] - q[k]
+        n = np.array([d[1], -d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
+        if float((a + d / 2 - c) @ n) < 0:     # outward, whichever way the corners run
+            n = -n
+        yield a, d, n
+
+
+def _side_points(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points one pixel apart along the quad's sides, and the outward normal at each."""
+    pts, normals = [], []
+    for a, d, n in _sides(quad):
         n_len = float(np.hypot(*d))
         if n_len < 1:
             continue
         t = np.arange(0.5, n_len, 1.0, dtype=np.float32) / n_len
-        p = a + t[:, None] * d
-        nrm = np.array([d[1], -d[0]], np.float32) / n_len
-        if float((a + d / 2 - c) @ nrm) < 0:     # outward, whichever way the corners run
-            nrm = -nrm
-        pts.append(p)
-        normals.append(np.repeat(nrm[None], len(p), axis=0))
+        pts.append(a + t[:, None] * d)
+        normals.append(np.repeat(n[None], len(t), axis=0))
     if not pts:
         return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
     return np.concatenate(pts), np.concatenate(normals)
@@ -74,12 +78,14 @@ def _across(lab: np.ndarray, pts: np.ndarray, normals: np.ndarray) -> tuple[np.n
     deep, would otherwise look at the field beyond it)."""
     best = np.zeros(len(pts), np.float32)
     margin = np.full((len(pts), 3), -1.0, np.float32)
+    reach = range(REACH[0], REACH[1] + 1)
     for shift in range(-SLACK, SLACK + 1):
         p = pts + normals * shift
-        inner = np.mean([_sample(lab, p - normals * r) for r in range(REACH[0], REACH[1] + 1)], axis=0)
-        outer = np.mean([_sample(lab, p + normals * r) for r in range(REACH[0], REACH[1] + 1)], axis=0)
+        within = {r: _sample(lab, p - normals * r) for r in {*reach, *MARGIN_PX}}   # each depth sampled once
+        inner = np.mean([within[r] for r in reach], axis=0)
+        outer = np.mean([_sample(lab, p + normals * r) for r in reach], axis=0)
         best = np.maximum(best, np.linalg.norm(inner - outer, axis=1))
-        near = np.mean([_sample(lab, p - normals * r) for r in MARGIN_PX], axis=0)
+        near = np.mean([within[r] for r in MARGIN_PX], axis=0)
         lighter = near[:, 0] > margin[:, 0]
         margin[lighter] = near[lighter]
     return best, margin
@@ -87,15 +93,9 @@ def _across(lab: np.ndarray, pts: np.ndarray, normals: np.ndarray) -> tuple[np.n
 
 def _inside(quad: np.ndarray, pts: np.ndarray, inset: float) -> np.ndarray:
     """Which points lie inside the convex quad at least `inset` pixels from its sides."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
     depth = np.full(len(pts), np.inf, np.float32)
-    for k in range(4):
-        a, d = q[k], q[(k + 1) % 4] - q[k]
-        n = np.array([-d[1], d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
-        if float((c - a) @ n) < 0:              # inward, whichever way the corners run
-            n = -n
-        depth = np.minimum(depth, (pts - a) @ n)
+    for a, _, n in _sides(quad):
+        depth = np.minimum(depth, (a - pts) @ n)
     return depth >= inset
 
 
