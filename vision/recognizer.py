@@ -93,6 +93,10 @@ FAR = (4.0, 3.0)        # the detector's looks from farther still (a card fillin
 FAR_UNVERIFIED = True   # ... also when faces were found but none of their outlines verified
 FAR_WEAK = 0.9          # ... and when none verified at this score or more (0: only when none verified)
 ZOOM_IN = 0.5            # ... and when all are, the detector looks again at twice its scale
+CLOSER_WEAK = 0.9        # a photo with a face outlined under this verify score is looked at at twice the detector's
+                         # scale too (0: only where an outline did not verify): a blurred pile's top card, outlined
+                         # askew from the coarse looks at 0.89 (docs/vision.md; seeds 17511 and 17521: 9 more
+                         # right, 3 fewer, none wrong and sure)
 FIRST_ENOUGH = 0.95      # a card held close: no look from twice as far when every face of the first look has an
                          # outline verified this well (on 3,456 readings at seed 9999: 2 more right, 6 fewer sure,
                          # none wrong and sure; the 296 real photos read the same cards, in 0.69 of the time;
@@ -686,7 +690,8 @@ class Recognizer:
         # (and on a deck of another border, any face whose outline verified less than well: the
         # detector's coarse boxes round a black-edged card take in its shadow or the dark table
         # beside it, whose outlines verify too, if less well)
-        unsure = (lambda d: not d.verified) if self.border is None else (lambda d: d.verified < BORDER_SETTLED)
+        unsure = ((lambda d: d.verified < CLOSER_WEAK) if CLOSER_WEAK else (lambda d: not d.verified)) \
+            if self.border is None else (lambda d: d.verified < BORDER_SETTLED)
         if close_ups and closer and closer[0] not in more and (not cards or any(map(unsure, cards))):
             # a face found but no outline of it verified: the coarse looks' boxes missed its edge
             # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
