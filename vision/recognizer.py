@@ -687,16 +687,16 @@ class Recognizer:
         if dets is None:
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]
-        # (and on a deck of another border, any face whose outline verified less than well: the
+        # (on a deck of another border, any face whose outline verified less than well: the
         # detector's coarse boxes round a black-edged card take in its shadow or the dark table
         # beside it, whose outlines verify too, if less well)
-        unsure = ((lambda d: d.verified < CLOSER_WEAK) if CLOSER_WEAK else (lambda d: not d.verified)) \
-            if self.border is None else (lambda d: d.verified < BORDER_SETTLED)
-        if close_ups and closer and closer[0] not in more and (not cards or any(map(unsure, cards))):
-            # a face found but no outline of it verified: the coarse looks' boxes missed its edge
-            # by a few pixels (cards a tenth to a fifth of the picture, on a pile, in shadow), and
-            # the closer look's boxes are sharper; or no face found at all, where the coarse looks
-            # took a small card for a back or missed it
+        weak = CLOSER_WEAK if self.border is None else BORDER_SETTLED
+        if close_ups and closer and closer[0] not in more and (
+                not cards or any(not d.verified or d.verified < weak for d in cards)):
+            # a face found whose outline did not verify, or only weakly: the coarse looks' boxes
+            # missed its edge by a few pixels (cards a tenth to a fifth of the picture, on a pile, in
+            # shadow, blurred), and the closer look's boxes are sharper; or no face found at all,
+            # where the coarse looks took a small card for a back or missed it
             looks.append(self.detector.boxes(bgr, zoom_out=closer[0]))
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         if close_ups:
