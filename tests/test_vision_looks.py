@@ -222,6 +222,23 @@ def test_one_look_s_boxes_are_never_grouped_as_one_card():
     assert [len(g) for g in groups] == [2, 1] and groups[0][1] is again
 
 
+def test_two_looks_boxes_across_each_other_are_two_cards():
+    from vision.locate.detector import SAME_CARD_IOU, box_corners, group_boxes
+    card = lambda angle, dx=0.0: (box_corners(100 + dx, 100, 56, 87, np.radians(angle)), "card", 0.9)  # noqa: E731
+    top, across = card(0), card(90)
+    # by hand: a 56 x 87 box and the same turned 90 degrees about its centre share a 56 x 56 square,
+    # IoU 3136 / (2 x 4872 - 3136) = 0.475: above the 0.3 at which looks' boxes are grouped
+    assert quad_iou(top[0], across[0]) == pytest.approx(0.475, abs=0.005) and 0.475 < SAME_CARD_IOU
+    # from two looks, their long sides 90 degrees apart: a card lying across another, two groups
+    assert [len(g) for g in group_boxes([top, across], looks=[0, 1])] == [1, 1]
+    # one card seen by two looks a little turned and shifted (10 degrees, 8 pixels): one group
+    assert [len(g) for g in group_boxes([top, card(10, 8)], looks=[0, 1])] == [2]
+    # turned 60 degrees and shifted 20 pixels: IoU between 0.3 and 0.5, two cards (one across the other on a pile)
+    turned = card(60, 20)
+    assert 0.3 <= quad_iou(top[0], turned[0]) < SAME_CARD_IOU
+    assert [len(g) for g in group_boxes([top, turned], looks=[0, 1])] == [1, 1]
+
+
 def test_the_top_card_of_a_pile_is_read_apart_from_the_card_beneath(recognizer):
     # held-out scene 38 of seed 777: a blue draw two lying over a blue reverse; one look's boxes of
     # the two overlap by more than the 0.3 at which several looks' boxes are grouped

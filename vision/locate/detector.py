@@ -39,6 +39,11 @@ BOUND_WEAKEST = 0.5    # ... taken only where each side's margin band in view is
                        # rectangle round a box is bigger than the card, and may snap to the table beyond one side
                        # with an outline of card proportions that verifies better than the card's own
 INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
+ACROSS_APART = True    # two looks' boxes that overlap less than SAME_CARD_IOU with their long sides this far apart
+ACROSS_DEGREES = 45.0  # or more are two cards, not one (group_boxes): on a pile, the first look boxed the top
+SAME_CARD_IOU = 0.5    # card and the look from farther the card beneath, across it (IoU 0.3-0.5); grouped, the
+                       # card beneath's outline won and was read for the top card. Two boxes of one card
+                       # turned 90 degrees about one centre overlap 1 / (2 x 1.55 - 1) = 0.48
 FIELD_SETTLED = True   # a settled edge outline (SETTLED) is checked against the field's all the same where
 FIELD_DOUBT = 0.8      # ... a side's margin band in view is under this share white: on white paper an
                        # outline askew of the card runs onto the paper on one side (the field costs ~7 ms)
@@ -389,7 +394,9 @@ def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,
     for i in order:
         b, look = boxes[i], (looks[i] if looks is not None else None)
         for g, seen in zip(groups, taken):
-            if quad_iou(b[0], g[0][0]) >= iou and look not in seen:
+            overlap = quad_iou(b[0], g[0][0])
+            if look not in seen and (overlap >= SAME_CARD_IOU or (
+                    overlap >= iou and (not ACROSS_APART or _turned(b[0], g[0][0]) < ACROSS_DEGREES))):
                 g.append(b)   # its outline may be the better one, whatever it took the card for
                 if look is not None:
                     seen.add(look)
@@ -398,6 +405,20 @@ def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,
             groups.append([b])
             taken.append({look} if look is not None else set())
     return groups
+
+
+def _long_axis(quad: np.ndarray) -> float:
+    """The direction (degrees, modulo 180) of a box's long sides."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    a, b = q[1] - q[0], q[2] - q[1]
+    v = a if np.hypot(*a) >= np.hypot(*b) else b
+    return float(np.degrees(np.arctan2(v[1], v[0])) % 180.0)
+
+
+def _turned(a: np.ndarray, b: np.ndarray) -> float:
+    """Degrees (0..90) between two boxes' long axes."""
+    d = abs(_long_axis(a) - _long_axis(b)) % 180.0
+    return min(d, 180.0 - d)
 
 
 def _box_shape_score(quad: np.ndarray) -> float:
