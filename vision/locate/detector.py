@@ -387,7 +387,9 @@ def group_boxes(boxes: list[tuple[np.ndarray, str, float]], iou: float = 0.3,
     box (whose class, face or back, is the group's), which no other group's leader overlaps by
     `iou` or more. `looks`: the look each box came from; a group takes at most one box of a look,
     since two boxes that one look's suppression kept apart are two cards (on a pile, the top
-    card's box overlaps the one beneath by a third or more)."""
+    card's box overlaps the one beneath by a third or more); and a box joins a leader it overlaps
+    by under SAME_CARD_IOU only where their long sides lie within ACROSS_DEGREES of each other
+    (a card lying across another is another card)."""
     groups: list[list[tuple[np.ndarray, str, float]]] = []
     taken: list[set[int]] = []
     order = sorted(range(len(boxes)), key=lambda i: -boxes[i][2])
