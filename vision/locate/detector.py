@@ -41,9 +41,9 @@ BOUND_WEAKEST = 0.5    # ... taken only where each side's margin band in view is
 INSIDE = 0.6           # an outline this much inside another card's verified one is a shape on that card
 ACROSS_APART = True    # two looks' boxes that overlap less than SAME_CARD_IOU with their long sides this far apart
 ACROSS_DEGREES = 45.0  # or more are two cards, not one (group_boxes): on a pile, the first look boxed the top
-SAME_CARD_IOU = 0.5    # card and the look from farther the card beneath, across it (IoU 0.3-0.5); grouped, the
-                       # card beneath's outline won and was read for the top card. Two boxes of one card
-                       # turned 90 degrees about one centre overlap 1 / (2 x 1.55 - 1) = 0.48
+SAME_CARD_IOU = 0.5    # card and the look from farther the card beneath, across it (IoU 0.3-0.5); grouped, an
+                       # outline across both cards won and the top card was not found. Two boxes of one card
+                       # turned 90 degrees about one centre overlap 1 / (2 x 1.55 - 1) = 0.475
 FIELD_SETTLED = True   # a settled edge outline (SETTLED) is checked against the field's all the same where
 FIELD_DOUBT = 0.8      # ... a side's margin band in view is under this share white: on white paper an
                        # outline askew of the card runs onto the paper on one side (the field costs ~7 ms)
