@@ -149,3 +149,16 @@ def test_the_bent_reverse_is_drawn_by_every_family_but_the_circle_print():
         rng = random.Random(1)
         drawn = {random_style(rng, prints=[family]).drawings["reverse"] for _ in range(60)}
         assert bool({"bent", "bent-upright"} & drawn) == (family != "circle-2024"), (family, drawn)
+
+
+def test_the_tilted_draw_two_is_drawn_by_every_family_and_leans():
+    # readers that met the two leaning cards only in white (the ring print) took the filled-oval
+    # print's coloured ones for a 7: no family may own the common draw two
+    for family in PRINTS:
+        rng = random.Random(2)
+        tilted = [s for s in (random_style(rng, prints=[family]) for _ in range(60))
+                  if s.drawings["draw2"] == "tilted-cards"]
+        assert tilted, family
+        assert all(8.0 <= s.mini_tilt <= 24.0 for s in tilted), (family, {s.mini_tilt for s in tilted})
+    # a family's own clean look keeps its own drawing: the 2024 print's "+2" as text
+    assert print_style("circle-2024").drawings["draw2"] == "plus"

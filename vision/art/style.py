@@ -215,6 +215,13 @@ BENT_REVERSE = {"classic": 1 / 3, "ring-2018": 1 / 2, "filled-oval": 1 / 2, "kno
 # ... drawn as real prints have it (tails along the card's length, heads turned out along the oval's
 # lean: "bent-upright") this often, else lying across the card ("bent")
 BENT_UPRIGHT = 2 / 3
+# The draw two most prints carry: two small cards overlapping, leaning (the filled-oval print's, the
+# 2018 ring print's, many others'). Like the bent reverse, a family draws it this often in place of
+# its own drawing, leaning as those prints lean, so that no family owns it: readers that knew it only
+# from the ring print (white cards) took the filled-oval print's cards (in the card's colour, outlined
+# in black) for a 7 or a 4 (models/README.md, session 49).
+TILTED_DRAW2 = {"classic": 1 / 3, "circle-2024": 1 / 3, "knockoff": 1 / 3, "jumbo-numeral": 1 / 3}
+TILTED_LEAN = (8.0, 24.0)      # degrees, as ring-2018 and filled-oval draw them
 
 
 def _common(rng: random.Random, colors: dict | None) -> dict:
@@ -256,9 +263,10 @@ def check_prints(prints) -> tuple[str, ...]:
     return names
 
 
-def random_style(rng: random.Random, colors: dict | None = None, prints=None) -> Style:
+def random_style(rng: random.Random, colors: dict | None = None, prints=None, borrowed: bool = True) -> Style:
     """A plausible UNO print: a family drawn uniformly from `prints` (names of PRINTS; None = all),
-    then every field that family leaves free, from rng."""
+    then every field that family leaves free, from rng. `borrowed`: the tilted +2 cards may stand in
+    for the family's own draw two (TILTED_DRAW2; print_style keeps the family's own)."""
     name = rng.choice(check_prints(prints))
     fields = _common(rng, colors)
     fields.update(_draw(PRINT_SPECS[name], rng))
@@ -267,6 +275,9 @@ def random_style(rng: random.Random, colors: dict | None = None, prints=None) ->
     if random.Random(fields["seed"] ^ 0xBE27).random() < BENT_REVERSE.get(name, 0.0):   # likewise
         upright = random.Random(fields["seed"] ^ 0x5B3D).random() < BENT_UPRIGHT
         fields["drawings"] = dict(fields["drawings"], reverse="bent-upright" if upright else "bent")
+    if borrowed and random.Random(fields["seed"] ^ 0x7C2D).random() < TILTED_DRAW2.get(name, 0.0):   # likewise
+        fields["drawings"] = dict(fields["drawings"], draw2="tilted-cards")
+        fields["mini_tilt"] = fields["mini_tilt"] or random.Random(fields["seed"] ^ 0x7C2E).uniform(*TILTED_LEAN)
     return Style(print=name, **fields)
 
 
@@ -275,7 +286,7 @@ def print_style(name: str) -> Style:
     (classic is CANONICAL itself)."""
     if name == "classic":
         return CANONICAL
-    s = random_style(random.Random(0), prints=[name])
+    s = random_style(random.Random(0), prints=[name], borrowed=False)
     return replace(s, colors=dict(UNO_RGB), wild_black=WILD_BLACK, paper=CANONICAL.paper, wear=0.0,
                    gloss=0.0, seed=0, glyph_jitter=0.0)
 
