@@ -139,3 +139,24 @@ def test_the_recognizer_and_a_taught_decks_embedding_share_one_network():
     from vision.recognizer import Recognizer
     from vision.teach.embed import shape_net
     assert Recognizer("uno", text=False).net is shape_net()
+
+
+def test_training_mirrors_a_quarter_of_the_glyphs(monkeypatch):
+    """A mirrored card is the same card: the network is shown glyphs mirrored side for side too."""
+    import torch
+    from vision.read import train_net
+    # a glyph with ink only in its left half: the half turn moves the ink right and down, a mirror
+    # right only, so ink in the top right is a mirror (alone) and the bottom left the two together
+    x = torch.zeros(400, 1, 96, 64)
+    x[:, :, 8:40, 4:24] = 1.0
+
+    def shares(mirrored: float) -> tuple[float, float]:
+        monkeypatch.setattr(train_net, "MIRRORED", mirrored)
+        y = train_net._augment(x.clone(), torch.Generator().manual_seed(0))
+        top_right = (y[:, 0, :48, 32:].mean(dim=(1, 2)) > y[:, 0, :48, :32].mean(dim=(1, 2)) + 0.2).float().mean()
+        bottom_left = (y[:, 0, 48:, :32].mean(dim=(1, 2)) > y[:, 0, 48:, 32:].mean(dim=(1, 2)) + 0.2).float().mean()
+        return float(top_right), float(bottom_left)
+
+    assert max(shares(0.0)) < 0.02          # (an erased patch may whiten a quarter now and then)
+    top_right, bottom_left = shares(0.25)
+    assert 0.06 < top_right < 0.2 and 0.06 < bottom_left < 0.2   # a quarter of each half: 1/8 each
