@@ -112,3 +112,43 @@ def test_a_rest_is_judged_on_the_readers_own_confidence_then_reported_calibrated
     assert len([t for t, mv, _ in frames if t >= 1.0]) == 6
     assert ev[1]["cards"] == ["red-8"] and ev[1]["unconfirmed"] is True and ev[1]["confidence"] == 0.59
     assert ev[0]["confidence"] == 0.99 and "unconfirmed" not in ev[0]
+
+
+def feed_compared(tracker, frames):
+    """As feed, each frame carrying the time of the frame before it (what its motion was told
+    against), as the pipeline gives them."""
+    out, prev = [], None
+    for t, moving, cards in frames:
+        out += tracker.update(Observation(t, moving, [Seen(c, p, poly) for c, p, poly in cards], prev))
+        prev = t
+    return out
+
+
+def starved():
+    # a camera short of CPU: a frame every 0.3 s. The flip rests from 0.0; a hand brings the
+    # red 7 (moving at 0.3 and 0.6: 0.6 differs from 0.3), the pile is still at 0.9 (the same as
+    # at 0.6, so at rest since 0.6), and the next hand is in view at 1.2
+    return ([(0.0, False, [("red-5", 0.9, A)]), (0.3, True, []), (0.6, True, []),
+             (0.9, False, [("red-7", 0.9, B), ("red-5", 0.9, A)]),
+             (1.2, True, []), (1.5, True, [])])
+
+
+def test_a_card_covered_again_one_slow_frame_after_it_rests_is_still_reported():
+    ev = feed_compared(PileTracker(settle_s=0.15), starved())
+    # the flip needs a second frame to be known at rest (the first has nothing to compare with)
+    assert [e.get("cards") for e in ev if e["type"] == "play"] == [["red-7"]]
+    # at rest since 0.6 (frame 0.9 matches it), 0.3 s >= settle_s: reported with frame 0.9
+    assert [e["t"] for e in ev if e["type"] == "play"] == [0.9]
+
+
+def test_counting_the_rest_from_the_first_still_frame_misses_that_card():
+    # the peer: the rest starts at 0.9 and the pile moves again before 0.9 + 0.15 is seen
+    ev = feed_compared(PileTracker(settle_s=0.15, rest_from_compared=False), starved())
+    assert [e for e in ev if e["type"] == "play"] == []
+
+
+def test_a_still_frame_compared_with_one_long_ago_counts_no_rest_before_it_was_taken():
+    # since is never later than the frame itself
+    tr = PileTracker(settle_s=0.15)
+    ev = tr.update(Observation(1.0, False, [Seen("red-5", 0.9, A)], since=2.0))
+    assert ev == [] and tr._still_since == 1.0

@@ -65,6 +65,7 @@ class TablePipeline:
         self.frame_ms: list[float] = []
         self.frames_dropped = 0   # paced video frames skipped because processing fell behind
         self._prev_small = None
+        self._prev_t: float | None = None   # the time of the frame _prev_small was made from
         self._hint_active = False
         self._hint_last_motion = 0.0
         self._last_reveal: list[str] | None = None
@@ -94,7 +95,7 @@ class TablePipeline:
         small_bgr = cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         motion = None if self._prev_small is None else cv2.absdiff(small, self._prev_small) > MOTION_DIFF
-        self._prev_small = small
+        since, self._prev_small, self._prev_t = self._prev_t, small, t
         events: list[dict] = []
         still = motion is None or float(motion.mean()) <= MOTION_FRAC
         self.stillness.update(t, not still, frame)
@@ -115,10 +116,10 @@ class TablePipeline:
         if moving:
             self._rest_quads, self._doubt = None, None     # a new rest: the pile may hold new cards
         if moving or self.tracker._done_for_rest:
-            self.tracker.update(Observation(t, moving, []))
+            self.tracker.update(Observation(t, moving, [], since))
             return events
         cards = self._read_discard(frame)
-        out = self.tracker.update(Observation(t, False, cards))
+        out = self.tracker.update(Observation(t, False, cards, since))
         if self._doubt:
             # the cards read are not all that changed, or their order is unknown: the table confirms
             for e in out:

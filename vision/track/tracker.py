@@ -3,7 +3,7 @@
 Pure logic, no OpenCV: the pipeline feeds one Observation a frame (the frame's time, whether the
 pile area moved since the last frame, and the cards read there). A card counts once it has
 *settled*: the pile area has been still for `settle_s` and the same reading was seen in each of
-those frames. A physical card is known by its outline (where it lies, at what angle), not by its
+those frames (a frame still against the one before it counts the rest from that one's time). A physical card is known by its outline (where it lies, at what angle), not by its
 id, so the same id played twice in a row is two plays (the second lands at another place or
 angle, or, if exactly on top, is seen by its id changing... which it does not: documented limit),
 and two new outlines settling together are two plays (doubles), the lower one first.
@@ -36,6 +36,12 @@ class Observation:
     t: float
     moving: bool
     cards: list[Seen]
+    # the time of the frame this one was compared with to tell motion (the pipeline's previous
+    # frame), or None: a still frame shows the pile as it was then, so its rest began no later.
+    # A camera short of CPU delivers frames far apart; counting the rest from the first still
+    # frame only would need two still frames after the card lands, and a card covered again
+    # within that time (the next player is quick) would never be reported
+    since: float | None = None
 
 
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -53,6 +59,9 @@ class PileTracker:
     # readers' own confidences are averaged over the rest, then mapped, as one reading's would be
     calibration: Callable[[float], float] = float
     same_place_iou: float = 0.8     # an outline overlapping a known card this much is that card
+    # a rest counts from the frame a still one was compared with (Observation.since); False counts
+    # it from the first still frame, as before session 50 (the peer of bench/starved_camera.py)
+    rest_from_compared: bool = True
     known: list[Seen] = field(default_factory=list)   # cards on the pile already reported
     _still_since: float | None = None
     _window: list[Observation] = field(default_factory=list)
@@ -64,7 +73,8 @@ class PileTracker:
             self._still_since, self._window, self._done_for_rest = None, [], False
             return []
         if self._still_since is None:
-            self._still_since = obs.t
+            compared = obs.since if self.rest_from_compared and obs.since is not None else obs.t
+            self._still_since = min(compared, obs.t)
         self._window.append(obs)
         if self._done_for_rest or obs.t - self._still_since < self.settle_s:
             return []
