@@ -43,25 +43,36 @@ def frames_of(video: Path) -> list:
     return out
 
 
-def run(folder: Path, deck: str, frames: list, every: int, from_compared: bool) -> dict:
+def recording(folder: Path) -> dict:
+    """What a run needs of a bundled recording, read once: its frames, fps, true cards in order and
+    the time each came to rest (one entry a card, or one a play of several cards: a double put down
+    at once, each card its rest)."""
     meta = json.loads((folder / "demo.frames.json").read_text())
     fps = meta["fps"]
     truth = [json.loads(line) for line in (folder / "demo.events.jsonl").read_text().splitlines() if line.strip()]
-    cards = [c for e in truth if e["type"] in ("flip", "play") for c in ([e["card"]] if e["type"] == "flip" else e["cards"])]
-    # one entry a card, or one a play of several cards (a double put down at once: each its rest)
-    rested = [c["settled_frame"] / fps for c in meta["card_events"] if c["type"] in ("flip", "play")
-              for _ in (c.get("cards") or [c["card"]])]
-    p = TablePipeline(str(folder / "demo.mp4"), deck)
+    return {"frames": frames_of(folder / "demo.mp4"), "fps": fps, "video": str(folder / "demo.mp4"),
+            "cards": [c for e in truth if e["type"] in ("flip", "play") for c in _cards(e)],
+            "rested": [c["settled_frame"] / fps for c in meta["card_events"] if c["type"] in ("flip", "play")
+                       for _ in (c.get("cards") or [c["card"]])]}
+
+
+def _cards(event: dict) -> list[str]:
+    return [event["card"]] if event["type"] == "flip" else event["cards"]
+
+
+def run(rec: dict, deck: str, every: int, from_compared: bool) -> dict:
+    p = TablePipeline(rec["video"], deck)
     p.tracker.rest_from_compared = from_compared
+    frames, fps = rec["frames"], rec["fps"]
     seen: list[tuple[str, float]] = []
     for i in range(0, len(frames), every):
         for e in p.process(i / fps, frames[i]):
             if e["type"] in ("flip", "play"):
-                seen += [(c, e["t"]) for c in ([e["card"]] if e["type"] == "flip" else e["cards"])]
-    sm = difflib.SequenceMatcher(None, [c for c, _ in seen], cards, autojunk=False)
-    delays = [seen[b.a + j][1] - rested[b.b + j] for b in sm.get_matching_blocks() for j in range(b.size)]
+                seen += [(c, e["t"]) for c in _cards(e)]
+    sm = difflib.SequenceMatcher(None, [c for c, _ in seen], rec["cards"], autojunk=False)
+    delays = [seen[b.a + j][1] - rec["rested"][b.b + j] for b in sm.get_matching_blocks() for j in range(b.size)]
     right = len(delays)
-    return {"cards": len(cards), "right": right, "extra": len(seen) - right,
+    return {"cards": len(rec["cards"]), "right": right, "extra": len(seen) - right,
             "delay_median": statistics.median(delays) if delays else None, "delay_max": max(delays, default=None)}
 
 
@@ -74,12 +85,12 @@ def main() -> int:
     print("|---|---:|---:|---|---:|---:|---|")
     for name in args.recordings.split(","):
         folder, deck = RECORDINGS[name]
-        frames = frames_of(folder / "demo.mp4")
-        fps = json.loads((folder / "demo.frames.json").read_text())["fps"]
+        rec = recording(folder)
+        fps = rec["fps"]
         for k in (int(x) for x in args.every.split(",")):
             row = {}
             for from_compared in (True, False):
-                r = row[from_compared] = run(folder, deck, frames, k, from_compared)
+                r = row[from_compared] = run(rec, deck, k, from_compared)
                 delay = "-" if r["delay_median"] is None else f"{r['delay_median']:.2f} / {r['delay_max']:.2f}"
                 label = "the compared frame (shipped)" if from_compared else "the first still frame (peer)"
                 print(f"| {name} | 1 in {k} | {fps / k:.1f} | {label} | {r['right']} of {r['cards']} | {r['extra']} | {delay} |")

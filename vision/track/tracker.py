@@ -3,8 +3,9 @@
 Pure logic, no OpenCV: the pipeline feeds one Observation a frame (the frame's time, whether the
 pile area moved since the last frame, and the cards read there). A card counts once it has
 *settled*: the pile area has been still for `settle_s` and the same reading was seen in each of
-those frames (a frame still against the one before it counts the rest from that one's time). A physical card is known by its outline (where it lies, at what angle), not by its
-id, so the same id played twice in a row is two plays (the second lands at another place or
+those frames (a frame still against the one before it counts the rest from that one's time). A
+physical card is known by its outline (where it lies, at what angle), not by its id, so the same
+id played twice in a row is two plays (the second lands at another place or
 angle, or, if exactly on top, is seen by its id changing... which it does not: documented limit),
 and two new outlines settling together are two plays (doubles), the lower one first.
 A hand resting on the pile hides the top card's outline: nothing whole is read under it, so
