@@ -19,7 +19,7 @@ from vision.art import render_card, style_for
 from vision.read.glare import centre_glare
 from vision.recognizer import GLARE_SHARE, Recognizer
 
-from tests.helpers import load_bench
+from tests.helpers import load_bench, pinned_recognizer
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ROOT.parent / "shared" / "real-uno-dev2" / "hand-held"
@@ -71,21 +71,30 @@ def rec():
     return Recognizer("uno")
 
 
+@pytest.fixture(scope="module")
+def pinned_rec():
+    """The network whose errors the guards below were written against (helpers.PINNED_NET)."""
+    return pinned_recognizer()
+
+
 def photo(stem: str) -> np.ndarray:
     return cv2.imread(str(HAND / f"{stem}.jpg"))
 
 
 @needs_photos
-def test_a_three_under_a_flash_s_glare_is_not_read_as_a_sure_reverse(rec, monkeypatch):
+def test_a_three_under_a_flash_s_glare_is_not_read_as_a_sure_reverse(pinned_rec, rec, monkeypatch):
     # checked by eye: a red 3 held in a hand, the spot over the top of its numeral; its centre's OCR
     # faint (0.29), its corner "3" (read as a reverse's drawing too), the shape readers a reverse
     img = photo("red-3-2")
-    pic = spot(img, rec.read(img)[0].quad.pts, (0.002, -0.097), (0.457, 0.189), 152.1, tint=(251, 247, 255))
-    got = rec.read(pic)[0]
+    pic = spot(img, pinned_rec.read(img)[0].quad.pts, (0.002, -0.097), (0.457, 0.189), 152.1, tint=(251, 247, 255))
+    got = pinned_rec.read(pic)[0]
     assert not got.sure
     monkeypatch.setattr(recognizer, "GLARE", False)
-    before = rec.read(pic)[0]
+    before = pinned_rec.read(pic)[0]
     assert before.card == "red-reverse" and before.sure       # what it read before: wrong and sure
+    monkeypatch.undo()
+    got = rec.read(pic)[0]                                   # the shipped network
+    assert got.card == "red-3"
 
 
 @needs_photos
@@ -176,11 +185,14 @@ def test_a_clear_0_speaks_against_a_reverse():
 
 
 @needs_photos
-def test_a_zero_under_glare_read_0_clearly_is_not_taken_for_a_reverse(rec, monkeypatch):
+def test_a_zero_under_glare_read_0_clearly_is_not_taken_for_a_reverse(pinned_rec, rec, monkeypatch):
     # checked by eye: a held red 0 of the filled-oval print, the spot over its numeral; the shape
     # readers 0.64 for a reverse, the centre "0" at 0.89 (the bench's glare cell, seed 16262)
     pic = glared("red-0-2", 16262)
-    got = rec.read(pic)[0]
+    got = pinned_rec.read(pic)[0]
     assert got.card == "red-0" and not got.sure
     monkeypatch.setattr(fuse, "CENTRE", {**fuse.CENTRE, "0": {k: v for k, v in fuse.CENTRE["0"].items() if k != "reverse"}})
-    assert rec.read(pic)[0].card == "red-reverse"         # a reverse as likely to read "0" as any symbol: before
+    assert pinned_rec.read(pic)[0].card == "red-reverse"         # a reverse as likely to read "0" as any symbol: before
+    monkeypatch.undo()
+    got = rec.read(pic)[0]                                   # the shipped network
+    assert got.card == "red-0"

@@ -37,13 +37,15 @@ def test_a_held_plus_two_cut_by_the_picture_is_no_reverse(monkeypatch):
     # (hand-held photos, "runs off: upright @90%", seed 17174): the shape readers 0.18 for a 4, 0.17
     # for a wild draw four, 0.15 for a 7, the text reader silent; the wild draw four's share went
     # nowhere, and the card to the reverse
-    from tests.helpers import swept_photo
+    from tests.helpers import pinned_recognizer, swept_photo
     pic = swept_photo(HELD, "blue-draw2-1.jpg", "runs off: upright @90%", 17174)
-    rec = recognizer.Recognizer("uno")
-    assert rec.read(pic)[0].card == "blue-draw2"
+    pinned_rec = pinned_recognizer()
+    assert pinned_rec.read(pic)[0].card == "blue-draw2"
     # its corner in view, read in each pixel's darkest channel, says "+2" too (text.py CORNER_BY_INK,
     # session 45): off, the sibling alone reads it
     monkeypatch.setattr(text_module, "CORNER_BY_INK", False)
-    assert recognizer.Recognizer("uno").read(pic)[0].card == "blue-draw2"
+    assert pinned_recognizer().read(pic)[0].card == "blue-draw2"
     monkeypatch.setattr(recognizer, "SIBLINGS", False)
-    assert recognizer.Recognizer("uno").read(pic)[0].card == "blue-reverse"
+    assert pinned_recognizer().read(pic)[0].card == "blue-reverse"
+    monkeypatch.undo()
+    assert recognizer.Recognizer("uno").read(pic)[0].card == "blue-draw2"   # the shipped network
