@@ -273,7 +273,7 @@ def test_a_teach_photo_s_dark_clutter_is_no_second_card_of_a_bordered_deck(monke
     card = Quad(np.float32([[100, 100], [200, 100], [200, 255], [100, 255]]), 1.0)
     like = Quad(np.float32([[300, 100], [400, 100], [400, 255], [300, 255]]), 1.0)
     tiny = Quad(np.float32([[10, 10], [40, 10], [40, 50], [10, 50]]), 1.0)
-    monkeypatch.setattr(teach, "photo_prototypes", lambda img, pts, seed=0: np.zeros((1, 4), np.float32))
+    monkeypatch.setattr(teach, "photo_prototypes", lambda img, pts, seed=0, white_margin=True: np.zeros((1, 4), np.float32))
     rec = type("Rec", (), {})()
     img = np.zeros((300, 500, 3), np.uint8)
     for border, found, taught in ((BLACK, [(0.95, card), (0.45, like)], True),
@@ -285,3 +285,42 @@ def test_a_teach_photo_s_dark_clutter_is_no_second_card_of_a_bordered_deck(monke
         protos, why = teach.prototypes_of(rec, img)
         assert (protos is not None) == taught, (border, found, why)
         assert taught or "2 cards in it" in why
+
+
+def _lit(bgr: np.ndarray, gain: float) -> np.ndarray:
+    """The picture under a lamp `gain` times as bright, clipped as a camera clips."""
+    return np.clip(bgr.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def test_a_coloured_border_under_a_bright_lamp_is_no_white_to_reference_colour_on():
+    from vision.teach.embed import white_referenced
+    face = np.asarray(render_card("red-7", "uno", style=_style("uno", PURPLE_EDGE), size=(224, 348)))
+    bgr = cv2.cvtColor(face[..., :3], cv2.COLOR_RGB2BGR)
+    red = np.all(np.abs(bgr.astype(int) - bgr[60, 112].astype(int)) < 30, axis=2)   # the red field
+    assert red.mean() > 0.2 and bgr[60, 112, 2] > 2 * bgr[60, 112, 1]             # (checked: red there)
+    lit = _lit(bgr, 1.8)        # the purple border as bright as paper: (173, 79, 255) RGB
+    field = white_referenced(lit, white_margin=False)[red].mean(axis=0)           # BGR
+    assert field[2] > 0.9 and field[1] < 0.5 * field[2]                            # red stays red
+    # referenced on its purple margin as if it were white, the red field turned yellow (the case)
+    fooled = white_referenced(lit)[red].mean(axis=0)
+    assert fooled[1] > 0.8 * fooled[2]
+
+
+def test_a_deck_edged_in_purple_taught_in_dim_light_reads_its_reds_as_red_under_a_bright_lamp(tmp_path):
+    # the teach bench's purple-edged print (seed 5250): a red 7 and a red 9 read as the yellow ones,
+    # sure, where the border, lit as bright as paper, was taken for the white to reference colour on
+    from vision.recognizer import Recognizer
+    from vision.teach.teach import teach_folder
+    style = _style("uno", PURPLE_EDGE, seed=5250)
+    cards = ["red-7", "yellow-7", "red-9", "yellow-9", "blue-7", "green-9"]
+    for k, (cid, img) in enumerate((c, i) for c, _, i, _ in print_photos("uno", cards, 1, seed=11, style=style)):
+        (tmp_path / cid).mkdir()
+        cv2.imwrite(str(tmp_path / cid / "0.jpg"), img)
+    td, report = teach_folder(Recognizer("uno", text=False), tmp_path)
+    assert report.border == "purple" and sorted(report.taught) == sorted(cards)
+    rec = Recognizer("uno", taught=td)
+    for cid in ("red-7", "red-9", "yellow-7", "yellow-9"):
+        face = np.asarray(render_card(cid, "uno", style=style, size=(224, 348)))
+        img = _lit(_on_table(face, (70, 60, 50), QUAD), 1.8)
+        got = rec.read(img)
+        assert got and got[0].card == cid, (cid, got[:1])

@@ -15,11 +15,12 @@ AUGMENTS = 8
 SHRINK = 0.1          # the within-card variance's floor, as a share of its mean over dimensions
 
 
-def photo_prototypes(bgr: np.ndarray, quad: np.ndarray, seed: int = 0, augments: int = AUGMENTS) -> np.ndarray:
+def photo_prototypes(bgr: np.ndarray, quad: np.ndarray, seed: int = 0, augments: int = AUGMENTS,
+                     white_margin: bool = True) -> np.ndarray:
     """(2 * (1 + augments)) x D: the face, its altered copies, and the half turn of each; row 0 is
-    the face as photographed."""
+    the face as photographed. `white_margin`: False for a deck edged in black or a colour."""
     faces = [face(bgr, quad)] + altered_faces(bgr, quad, augments, seed)
-    return embed_many(faces + [f[::-1, ::-1] for f in faces])
+    return embed_many(faces + [f[::-1, ::-1] for f in faces], white_margin)
 
 
 def fisher_weights(x: np.ndarray, labels: np.ndarray, shrink: float = SHRINK) -> np.ndarray:

@@ -7,7 +7,7 @@ The face (FACE_W x FACE_H) is described in three parts, each scaled so that none
   colour and black on a colour all show; the light's level does not count);
 - regions' colour: each region's four quarters' mean in CIE Lab after white-referencing the face on
   its own white margin, so a warm lamp or a dim room moves it little while a red and an orange
-  card stay apart;
+  card stay apart (a deck edged in black or a colour: scaled by the face's brightest only);
 - learned shapes: the symbol network's last conv block over the same glyph, averaged in 3 x 2 cells
   of the card, each cell's 128 channels at unit length (vision/read/net.py `features`). HOG sees
   where strokes lie; the network, trained on many UNO prints, sees what they make (an arrow, a
@@ -43,7 +43,7 @@ EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below w
 NET_FILE = "uno-symbols-net.onnx"   # the network whose features describe shapes, for every deck
 NET_CELLS, NET_CHANNELS = FEATURE_GRID[0] * FEATURE_GRID[1], FEATURE_CHANNELS   # its features' cells
 NET_WEIGHT = 1.0               # each cell's length (unit vectors), against a HOG region's (at most ~0.8)
-VERSION = 5                    # bump when the embedding changes: a taught file of another version is refused
+VERSION = 6                    # bump when the embedding changes: a taught file of another version is refused
 
 
 def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -54,11 +54,19 @@ def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
 DARK_MARGIN = 0.5     # a margin darker than this share of the face's brightest is not white
 
 
-def white_referenced(face_bgr: np.ndarray) -> np.ndarray:
+def white_referenced(face_bgr: np.ndarray, white_margin: bool = True) -> np.ndarray:
     """The face in float32 with its white margin scaled to 1.0 in each channel. The margin is the
     band 2-8% in from each edge (the rounded corners left out: they may show the table). A margin
-    that is not white: the face scaled by its brightest instead."""
+    that is not white, or a deck whose border is not (`white_margin` False): the face scaled by its
+    brightest instead."""
     f = face_bgr.astype(np.float32)
+    top = float(np.percentile(f.mean(axis=2), 97))
+    if not white_margin:
+        # a deck edged in black or a colour (vision/locate/border.py): no white to go by, so only
+        # the light's level is taken out, not its colour. A purple border under a bright lamp is as
+        # bright as paper, and taken for white it turned red cards yellow (the teach bench's purple-
+        # edged print: a red 7 and a red 9 read as yellow, sure)
+        return np.clip(f / max(top, 8.0), 0.0, 1.2)
     h, w = f.shape[:2]
     a, b = max(1, int(0.02 * w)), max(2, int(0.08 * w))
     band = np.concatenate([f[a:b, b:w - b].reshape(-1, 3), f[h - b:h - a, b:w - b].reshape(-1, 3),
@@ -66,18 +74,15 @@ def white_referenced(face_bgr: np.ndarray) -> np.ndarray:
     # the brighter half of the band: a thumb or a shadow over one side must not set the white
     lum = band.mean(axis=1)
     ref = band[lum >= np.median(lum)].mean(axis=0)
-    top = float(np.percentile(f.mean(axis=2), 97))
     if float(ref.mean()) < DARK_MARGIN * top:
-        # a deck edged in black or a colour (vision/locate/border.py): no white to go by, so only
-        # the light's level is taken out (by the face's brightest), not its colour
-        return np.clip(f / max(top, 8.0), 0.0, 1.2)
+        return np.clip(f / max(top, 8.0), 0.0, 1.2)      # a margin in shadow, or no white after all
     return np.clip(f / np.maximum(ref, 8.0), 0.0, 1.2)
 
 
-def region_colours(face_bgr: np.ndarray) -> np.ndarray:
+def region_colours(face_bgr: np.ndarray, white_margin: bool = True) -> np.ndarray:
     """REGIONS x 12: each region's four quarters in Lab of the white-referenced face, about unit scale."""
     # averaged first, then to Lab: the same colour to a few units, at a tenth of the time
-    small = cv2.resize(np.clip(white_referenced(face_bgr), 0, 1), (REGIONS_X * 2, REGIONS_Y * 2),
+    small = cv2.resize(np.clip(white_referenced(face_bgr, white_margin), 0, 1), (REGIONS_X * 2, REGIONS_Y * 2),
                        interpolation=cv2.INTER_AREA)
     q = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     # lightness counts less than hue: the light varies more across a card than its print does
@@ -173,14 +178,16 @@ def _sized(face_bgr: np.ndarray) -> np.ndarray:
     return face_bgr
 
 
-def embed_many(faces: list[np.ndarray]) -> np.ndarray:
+def embed_many(faces: list[np.ndarray], white_margin: bool = True) -> np.ndarray:
     """N x D float32 embeddings of rectified faces (any size; resized to FACE_W x FACE_H), the
-    network run once for all of them."""
+    network run once for all of them. `white_margin`: the deck's border is white (its colour is
+    referenced on it); False for a deck edged in black or a colour."""
     faces = [_sized(f) for f in faces]
-    regions = [np.concatenate([region_hog(f), COLOUR_WEIGHT * region_colours(f)], axis=1).ravel() for f in faces]
+    regions = [np.concatenate([region_hog(f), COLOUR_WEIGHT * region_colours(f, white_margin)], axis=1).ravel()
+               for f in faces]
     return np.concatenate([np.stack(regions), net_features(faces)], axis=1).astype(np.float32)
 
 
-def embed(face_bgr: np.ndarray) -> np.ndarray:
-    """The D float32 embedding of one rectified face."""
-    return embed_many([face_bgr])[0]
+def embed(face_bgr: np.ndarray, white_margin: bool = True) -> np.ndarray:
+    """The D float32 embedding of one rectified face (`white_margin`: see embed_many)."""
+    return embed_many([face_bgr], white_margin)[0]

@@ -98,7 +98,7 @@ def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, car
     """The taught deck's reading of the card at `quad` (warped from `frame` when there is one);
     with `symbols`, among the cards of those symbols only."""
     f = face(frame, quad) if frame is not None else card_bgr
-    return td.match(embed(f), symbols=symbols)
+    return td.match(embed(f, white_margin=td.border is None), symbols=symbols)
 
 
 def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,

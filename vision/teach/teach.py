@@ -89,7 +89,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             img, _ = load_image(path)
             quad, why = one_card(rec, img, cid)
             if quad is not None:
-                taught.append((cid, photo_prototypes(img, quad.pts, seed=k)))
+                taught.append((cid, photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)
@@ -138,7 +138,8 @@ PROBE = 8            # photos looked at to tell a white-bordered deck from one o
 def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:
     """(the photo's prototypes, None), or (None, why it cannot teach): no card or several."""
     quad, why = one_card(rec, img)
-    return (photo_prototypes(img, quad.pts, seed=seed), None) if quad is not None else (None, why)
+    return ((photo_prototypes(img, quad.pts, seed=seed, white_margin=rec.border is None), None)
+            if quad is not None else (None, why))
 
 
 def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | None, str | None]:
