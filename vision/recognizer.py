@@ -40,6 +40,7 @@ MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
 NET_FOR_DECK = {"uno": "uno-symbols-net.onnx", "ono": "uno-symbols-net.onnx"}
 COLOURED_MIN = 0.15     # the share of a card's face in ink under which it has no colour of its own
 SCENE_BALANCE = True    # a photo where nothing was found is read again white-balanced as a whole
+BALANCED_UNSURE = True  # ... and what it reads then goes to the table unsure
 WASHED_OUT = True       # a card with no colour at the bar is looked at again with a faint print's bar
 HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
@@ -778,6 +779,11 @@ class Recognizer:
                 again = self._read_resized(balanced, bgr.shape[1], bgr.shape[0], close_ups)
                 if again[0]:
                     bgr, (readings, backs) = balanced, again
+                    if BALANCED_UNSURE:
+                        # the light's colour was guessed from the photo's brightest pixels, which may
+                        # be a coloured thing: a close-up of a yellow card edged in purple, balanced on
+                        # its yellow field, read as the blue +2, sure (the teach bench's edged prints)
+                        readings = [replace(r, confidence=min(r.confidence, BELOW_MAX)) for r in readings]
         if close_ups and UNSTRETCH and is_square(bgr.shape) and (UNSTRETCH_SURE or not (readings and all(r.sure for r in readings))):
             # a photo squashed into a square by a dataset's export: read again at the usual camera
             # aspects (rectify/aspect.py); not on a live table, whose frames come from the camera.
