@@ -82,14 +82,8 @@ def demo_speed(rounds: int = 2) -> dict:
     """Median frame of the pipeline on the demo recording (frames decoded beforehand) with the hand
     watch and with it switched off, alternating runs (the machine is shared), and the hand watch
     alone: what seat attribution adds to a frame."""
-    import cv2
-    cap = cv2.VideoCapture(str(ROOT / "datasets" / "demo" / "demo.mp4"))
-    frames = []
-    while True:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
+    from vision.camera import decoded_frames
+    frames, _ = decoded_frames(ROOT / "datasets" / "demo" / "demo.mp4")
     from vision.recognizer import Recognizer
     rec = Recognizer("ono")
     got: dict[str, list[float]] = {"with": [], "without": [], "hand watch": []}

@@ -21,26 +21,13 @@ import statistics
 import sys
 from pathlib import Path
 
-import cv2
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vision.camera import decoded_frames  # noqa: E402
 from vision.track.pipeline import TablePipeline  # noqa: E402
 
 RECORDINGS = {"ono": (ROOT / "datasets" / "demo", "ono"), "prison": (ROOT / "datasets" / "demo-prison", "uno")}
-
-
-def frames_of(video: Path) -> list:
-    cap = cv2.VideoCapture(str(video))
-    out = []
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        out.append(frame)
-    cap.release()
-    return out
 
 
 def recording(folder: Path) -> dict:
@@ -50,7 +37,7 @@ def recording(folder: Path) -> dict:
     meta = json.loads((folder / "demo.frames.json").read_text())
     fps = meta["fps"]
     truth = [json.loads(line) for line in (folder / "demo.events.jsonl").read_text().splitlines() if line.strip()]
-    return {"frames": frames_of(folder / "demo.mp4"), "fps": fps, "video": str(folder / "demo.mp4"),
+    return {"frames": decoded_frames(folder / "demo.mp4")[0], "fps": fps, "video": str(folder / "demo.mp4"),
             "cards": [c for e in truth if e["type"] in ("flip", "play") for c in _cards(e)],
             "rested": [c["settled_frame"] / fps for c in meta["card_events"] if c["type"] in ("flip", "play")
                        for _ in (c.get("cards") or [c["card"]])]}

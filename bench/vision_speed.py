@@ -36,6 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vision.camera import decoded_frames  # noqa: E402
 from vision.track.pipeline import TablePipeline  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 
@@ -59,14 +60,7 @@ def main() -> int:
     args = ap.parse_args()
     rec = Recognizer(args.deck)
     res: dict = {"load_before": [round(x, 2) for x in os.getloadavg()], "cpus": os.cpu_count()}
-    cap = cv2.VideoCapture(args.video)
-    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-    frames = []
-    while True:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
+    frames, fps = decoded_frames(args.video)
     if frames:
         pipe = TablePipeline(args.video, args.deck, recognizer=rec, realtime=False)
         times, events = [], []

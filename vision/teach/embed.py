@@ -61,22 +61,21 @@ def white_referenced(face_bgr: np.ndarray, white_margin: bool = True) -> np.ndar
     brightest instead."""
     f = face_bgr.astype(np.float32)
     top = float(np.percentile(f.mean(axis=2), 97))
-    if not white_margin:
-        # a deck edged in black or a colour (vision/locate/border.py): no white to go by, so only
-        # the light's level is taken out, not its colour. A purple border under a bright lamp is as
-        # bright as paper, and taken for white it turned red cards yellow (the teach bench's purple-
-        # edged print: a red 7 and a red 9 read as yellow, sure)
-        return np.clip(f / max(top, 8.0), 0.0, 1.2)
-    h, w = f.shape[:2]
-    a, b = max(1, int(0.02 * w)), max(2, int(0.08 * w))
-    band = np.concatenate([f[a:b, b:w - b].reshape(-1, 3), f[h - b:h - a, b:w - b].reshape(-1, 3),
-                           f[b:h - b, a:b].reshape(-1, 3), f[b:h - b, w - b:w - a].reshape(-1, 3)])
-    # the brighter half of the band: a thumb or a shadow over one side must not set the white
-    lum = band.mean(axis=1)
-    ref = band[lum >= np.median(lum)].mean(axis=0)
-    if float(ref.mean()) < DARK_MARGIN * top:
-        return np.clip(f / max(top, 8.0), 0.0, 1.2)      # a margin in shadow, or no white after all
-    return np.clip(f / np.maximum(ref, 8.0), 0.0, 1.2)
+    if white_margin:
+        h, w = f.shape[:2]
+        a, b = max(1, int(0.02 * w)), max(2, int(0.08 * w))
+        band = np.concatenate([f[a:b, b:w - b].reshape(-1, 3), f[h - b:h - a, b:w - b].reshape(-1, 3),
+                               f[b:h - b, a:b].reshape(-1, 3), f[b:h - b, w - b:w - a].reshape(-1, 3)])
+        # the brighter half of the band: a thumb or a shadow over one side must not set the white
+        lum = band.mean(axis=1)
+        ref = band[lum >= np.median(lum)].mean(axis=0)
+        if float(ref.mean()) >= DARK_MARGIN * top:
+            return np.clip(f / np.maximum(ref, 8.0), 0.0, 1.2)
+    # a deck edged in black or a colour (vision/locate/border.py), or a margin in shadow: no white to
+    # go by, so only the light's level is taken out, not its colour. A purple border under a bright
+    # lamp is as bright as paper, and taken for white it turned red cards yellow (the teach bench's
+    # purple-edged print: a red 7 and a red 9 read as yellow, sure)
+    return np.clip(f / max(top, 8.0), 0.0, 1.2)
 
 
 def region_colours(face_bgr: np.ndarray, white_margin: bool = True) -> np.ndarray:
