@@ -316,3 +316,25 @@ def test_a_card_unsure_both_ways_with_no_text_goes_as_the_far_likelier_mirrored_
     assert pinned_rec.read(img)[0].card == card                                  # the right way round, as before
     monkeypatch.undo()
     assert rec.read(mirrored)[0].card == card         # the shipped network reads it right
+
+
+@pytest.mark.parametrize("index, card", [(12, "red-5"), (25, "blue-5")])
+def test_a_2_or_5_whose_centre_and_corner_read_it_is_not_read_mirrored_back(rec, monkeypatch, index, card):
+    # the right way round, a sure 5 whose centre and top-left corner index both read "5" is no
+    # mirrored 2: mirrored, a card's index lies at the other top corner and that corner reads blank
+    # (TWIN_TOLD). One reading of the card, not two; mirrored, it is still read back as its 5 (above)
+    mirrored, truth = mirrored_closeup(4107, index)
+    right_way = np.ascontiguousarray(mirrored[:, ::-1])
+    calls = []
+    real_identify = Recognizer._identify
+    monkeypatch.setattr(Recognizer, "_identify", lambda self, *a: calls.append(1) or real_identify(self, *a))
+    got = rec.read(right_way)
+    assert got[0].card == truth == card and got[0].sure
+    assert len(calls) == 1
+    calls.clear()
+    monkeypatch.setattr(recognizer, "TWIN_TOLD", False)
+    assert rec.read(right_way)[0].card == card and len(calls) == 2      # the mirror check it saves
+    monkeypatch.setattr(recognizer, "TWIN_TOLD", True)
+    calls.clear()
+    got = rec.read(mirrored)
+    assert got[0].card == card and got[0].sure and len(calls) == 2     # mirrored: read back, as before
