@@ -121,6 +121,20 @@ def test_a_taught_guess_gives_way_to_the_built_in_reading_unsure():
                    stranger=True, guesses=False) == ("red-7", 0.05)
 
 
+def test_a_stranger_built_in_names_an_untaught_card_only_when_surer_than_the_taught_reading():
+    # a deck drawn by hand whose wild draw four's teach photo was refused: the built-in, right on 2
+    # of its 47 teach photos, read "wild draw four" at 0.0-0.35 on 30 of the other cards, and each
+    # of those took the place of a taught reading more confident than it (the teach bench's inked
+    # UNO deck, seed 5350: 75 -> 92 of 108 right)
+    assert combine(m("red-7", 0.53, runner_up="red-9"), ("wild-draw4", 0.14), TAUGHT,
+                   stranger=True, guesses=False) == ("red-7", 0.53)
+    # ... while the card that was not taught is still read where the built-in is the surer of the two
+    assert combine(m("red-9", 0.02, runner_up="blue-7"), ("wild-draw4", 0.87), TAUGHT,
+                   stranger=True, guesses=False) == ("wild-draw4", STRANGER)
+    # a built-in trusted on the deck's teach photos keeps naming the card it alone knows
+    assert combine(m("red-7", 0.53, runner_up="red-9"), ("wild-draw4", 0.14), TAUGHT) == ("wild-draw4", 0.14)
+
+
 def test_confidence_grows_with_the_margin_and_falls_with_the_distance():
     assert confidence(1.0, float("inf")) == 1.0                 # one card taught, near
     assert confidence(1.0, 1.0) == 0.0                          # a tie
