@@ -3,6 +3,7 @@
     python bench/teach.py                 # everything (about 10 minutes on 2 cores)
     python bench/teach.py --cards 20      # the first 20 cards of each deck only (quick)
     python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border, hand
+    python bench/teach.py --only hand --face-net build/facenet/face-embed.onnx   # with a face network
 
 Rows:
 - synthetic prints (vision/art + vision/synth/photo.py): one random print of a deck, photographed
@@ -272,9 +273,16 @@ def main() -> int:
                     choices=("uno", "dino2", "snake-cup", "real", "speed", "border", "hand"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", action="store_true", help="name every reading not right on stderr (wrong and sure ones always are)")
+    ap.add_argument("--face-net", metavar="FILE",
+                    help="a face network (python -m vision.teach.train_face_net) added to the taught embedding")
+    ap.add_argument("--face-weight", type=float, default=2.0, help="its part's weight with --face-net (default 2)")
     args = ap.parse_args()
     global MISSES
     MISSES = args.misses
+    if args.face_net:
+        from pathlib import Path as _Path
+        from vision.teach import embed, face_net
+        face_net.PATH, embed.FACE_WEIGHT = _Path(args.face_net), args.face_weight
     only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border", "hand"))
     print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)

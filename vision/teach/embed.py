@@ -15,9 +15,15 @@ The face (FACE_W x FACE_H) is described in three parts, each scaled so that none
   bench/teach.py's photos, the taught reading alone, from one photo a card, with session 14's
   network: dino2 0.926 -> 0.949, the real second UNO print's altered copies 0.881 -> 0.955
   (hand-held) (docs/teach.md).
+- optionally (FACE_WEIGHT > 0; off as shipped) a fourth part from the face network (face_net.py):
+  an embedding trained for this very question, two photos of one card's drawing near and the deck's
+  other symbols far, on renders of printed decks. Measured in session 53 on bench/teach.py's decks
+  drawn by hand, which it never saw: the inked UNO deck gained (0.852 -> 0.870 from one photo,
+  0.926 -> 0.963 from three), the snake-cup deck and the inked DINO 2 deck from three photos lost a
+  few readings; not used (docs/teach.md).
 The embedding is a flat vector; shape_mask() says which dimensions are shape (the HOG and the
-network's) and which colour. A pure function of the face and the shipped symbol network, whose
-digest a taught file records (file.py): features of another network are another embedding.
+networks') and which colour. A pure function of the face and the shipped networks, whose digest a
+taught file records (file.py): features of another network are another embedding.
 """
 from __future__ import annotations
 
@@ -43,6 +49,9 @@ EDGE_FLOOR = 800.0             # gradient sum of a region (glyph levels) below w
 NET_FILE = "uno-symbols-net.onnx"   # the network whose features describe shapes, for every deck
 NET_CELLS, NET_CHANNELS = FEATURE_GRID[0] * FEATURE_GRID[1], FEATURE_CHANNELS   # its features' cells
 NET_WEIGHT = 1.0               # each cell's length (unit vectors), against a HOG region's (at most ~0.8)
+FACE_WEIGHT = 0.0              # the face network's part (unit length) against the others; 0: left out
+                               # (session 53: at 2.0, +5 of 1,136 readings on the hand-drawn decks, three
+                               # rows of eight worse; not used, docs/teach.md)
 VERSION = 6                    # bump when the embedding changes: a taught file of another version is refused
 
 
@@ -145,15 +154,29 @@ def shape_net():
     return load_net(models_dir() / NET_FILE)
 
 
+def check_networks() -> None:
+    """Loads the networks the embedding needs: a ModelError names one missing or unreadable."""
+    shape_net()
+    if FACE_WEIGHT > 0:
+        from .face_net import load
+        load()
+
+
 @lru_cache(maxsize=4)
 def _digest(path: Path, mtime: float) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def net_digest() -> str:
-    """A short digest of the network file: a taught file made with another network is refused."""
+    """A short digest of the network files (the symbol network's, and the face network's when it is
+    used): a taught file made with another network is refused."""
     path = models_dir() / NET_FILE
-    return _digest(path, path.stat().st_mtime) if path.is_file() else "none"
+    sym = _digest(path, path.stat().st_mtime) if path.is_file() else "none"
+    if FACE_WEIGHT <= 0:
+        return sym
+    from . import face_net
+    path = face_net.PATH or models_dir() / face_net.FILE
+    return sym + "+" + (_digest(path, path.stat().st_mtime) if path.is_file() else "none")
 
 
 def net_features(faces: list[np.ndarray]) -> np.ndarray:
@@ -166,9 +189,14 @@ def net_features(faces: list[np.ndarray]) -> np.ndarray:
 
 
 def shape_mask() -> np.ndarray:
-    """Bool mask of an embedding: True on the shape dimensions (HOG and network), False on colour."""
+    """Bool mask of an embedding: True on the shape dimensions (HOG and the networks), False on colour."""
     regions = np.tile(np.r_[np.ones(4 * BINS, bool), np.zeros(12, bool)], REGIONS)
-    return np.r_[regions, np.ones(NET_CELLS * NET_CHANNELS, bool)]
+    return np.r_[regions, np.ones(NET_CELLS * NET_CHANNELS, bool), np.ones(_face_dims(), bool)]
+
+
+def _face_dims() -> int:
+    from .face_net import EMBED_DIM
+    return EMBED_DIM if FACE_WEIGHT > 0 else 0
 
 
 def _sized(face_bgr: np.ndarray) -> np.ndarray:
@@ -184,7 +212,11 @@ def embed_many(faces: list[np.ndarray], white_margin: bool = True) -> np.ndarray
     faces = [_sized(f) for f in faces]
     regions = [np.concatenate([region_hog(f), COLOUR_WEIGHT * region_colours(f, white_margin)], axis=1).ravel()
                for f in faces]
-    return np.concatenate([np.stack(regions), net_features(faces)], axis=1).astype(np.float32)
+    parts = [np.stack(regions), net_features(faces)]
+    if FACE_WEIGHT > 0:
+        from .face_net import load
+        parts.append(FACE_WEIGHT * load().embed(faces))
+    return np.concatenate(parts, axis=1).astype(np.float32)
 
 
 def embed(face_bgr: np.ndarray, white_margin: bool = True) -> np.ndarray:

@@ -1,7 +1,7 @@
 """A taught deck on disk: one .npz file, safe to load and written atomically.
 
 Arrays only (loaded with allow_pickle=False, so a file cannot run code), a format name and
-version, the deck, the embedding's version, the digest of the symbol network whose features it
+version, the deck, the embedding's version, the digest of the network(s) whose features it
 holds, and the teach report's summary in a JSON string. It is written atomically
 (vision/atomic.py), so a reader sees the old file or the new one, never half of one, and a failed
 or interrupted teach leaves the previous file as it was.
@@ -16,7 +16,8 @@ import numpy as np
 
 from ..atomic import write_atomic
 from .deck import TaughtDeck
-from .embed import NET_FILE, VERSION as EMBEDDING, net_digest
+from ..errors import ModelError
+from .embed import NET_FILE, VERSION as EMBEDDING, check_networks, net_digest
 
 FORMAT = "tableref-taught-deck"
 FORMAT_VERSION = 1
@@ -56,8 +57,12 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
             if meta.get("version") != FORMAT_VERSION or meta.get("embedding") != EMBEDDING:
                 raise StaleTaughtFile(f"{path} was taught by another version of tableref (format "
                                       f"{meta.get('version')}, embedding {meta.get('embedding')}); teach it again")
+            try:
+                check_networks()
+            except ModelError as e:
+                raise TaughtFileError(f"{path} cannot be read without the networks it was taught with: {e}") from e
             if meta.get("network") != net_digest():
-                # the embedding holds the symbol network's features: another network, another space
+                # the embedding holds the networks' features: another network, another space
                 raise StaleTaughtFile(f"{path} was taught with another symbol network than the one in "
                                       f"the models folder now ({NET_FILE} changed); teach it again")
             td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],

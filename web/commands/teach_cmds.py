@@ -27,8 +27,15 @@ def run_teach(args) -> int:
     from vision.teach.file import save
     from vision.teach.teach import TeachError, teach_folder
     from .vision_cmds import _recognizer
+    from vision.errors import ModelError
+    from vision.teach.embed import check_networks
     rec = _recognizer(args.deck, text=False)
     if rec is None:
+        return 2
+    try:
+        check_networks()
+    except ModelError as e:
+        print(f"tableref: {e}", file=sys.stderr)
         return 2
     tty = sys.stderr.isatty()
 
