@@ -107,16 +107,15 @@ def build_net(n_classes: int):
 MIRRORED = 0.25
 
 
-def _augment(x, gen):
-    """Training-time changes to a batch of glyphs (N,1,H,W in 0..1): a small affine move (the
-    locator's error), contrast and level, a patch erased (a thumb, glare), noise; half turned, a
-    quarter mirrored."""
+def random_affine(x, gen, turn: float, scale: float, shift: float):
+    """A batch (N,C,H,W) each moved by its own small affine: a turn within +-turn/2 radians, a scale
+    within 1 +- scale/2, a shift within +-shift/2 of the size (the locator's error); edges repeated."""
     import torch
     import torch.nn.functional as F
     n = x.shape[0]
-    ang = (torch.rand(n, generator=gen) - 0.5) * 0.12
-    sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.12
-    tx, ty = [(torch.rand(n, generator=gen) - 0.5) * 0.08 for _ in range(2)]
+    ang = (torch.rand(n, generator=gen) - 0.5) * turn
+    sc = 1 + (torch.rand(n, generator=gen) - 0.5) * scale
+    tx, ty = [(torch.rand(n, generator=gen) - 0.5) * shift for _ in range(2)]
     theta = torch.zeros(n, 2, 3)
     theta[:, 0, 0] = sc * torch.cos(ang)
     theta[:, 0, 1] = -sc * torch.sin(ang)
@@ -124,7 +123,28 @@ def _augment(x, gen):
     theta[:, 1, 1] = sc * torch.cos(ang)
     theta[:, 0, 2], theta[:, 1, 2] = tx, ty
     grid = F.affine_grid(theta, x.shape, align_corners=False)
-    x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    return F.grid_sample(x, grid, padding_mode="border", align_corners=False)
+
+
+def erase_patches(x, gen, share: float, tallest: int, widest: int):
+    """One rectangle, up to 1/tallest of the height and 1/widest of the width, set to one random
+    level in `share` of a batch's images (in place; returned)."""
+    import torch
+    h, w = x.shape[2:]
+    for i in torch.nonzero(torch.rand(x.shape[0], generator=gen) < share).flatten().tolist():
+        eh, ew = int(torch.randint(h // 8, h // tallest, (1,), generator=gen)), int(torch.randint(w // 8, w // widest, (1,), generator=gen))
+        y0, x0 = int(torch.randint(0, h - eh, (1,), generator=gen)), int(torch.randint(0, w - ew, (1,), generator=gen))
+        x[i, :, y0:y0 + eh, x0:x0 + ew] = float(torch.rand(1, generator=gen))
+    return x
+
+
+def _augment(x, gen):
+    """Training-time changes to a batch of glyphs (N,1,H,W in 0..1): a small affine move (the
+    locator's error), contrast and level, a patch erased (a thumb, glare), noise; half turned, a
+    quarter mirrored."""
+    import torch
+    n = x.shape[0]
+    x = random_affine(x, gen, turn=0.12, scale=0.12, shift=0.08)
     flip = torch.rand(n, generator=gen) < 0.5
     x[flip] = torch.flip(x[flip], dims=(2, 3))
     mirror = torch.rand(n, generator=gen) < MIRRORED
@@ -133,11 +153,7 @@ def _augment(x, gen):
     b = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
     x = (x - 0.5) * c + 0.5 + b
     # erase one rectangle in 40% of the glyphs: a finger over the edge, a glare spot
-    h, w = x.shape[2:]
-    for i in torch.nonzero(torch.rand(n, generator=gen) < 0.4).flatten().tolist():
-        eh, ew = int(torch.randint(h // 8, h // 3, (1,), generator=gen)), int(torch.randint(w // 8, w // 2, (1,), generator=gen))
-        y0, x0 = int(torch.randint(0, h - eh, (1,), generator=gen)), int(torch.randint(0, w - ew, (1,), generator=gen))
-        x[i, :, y0:y0 + eh, x0:x0 + ew] = float(torch.rand(1, generator=gen))
+    x = erase_patches(x, gen, share=0.4, tallest=3, widest=2)
     x = x + torch.randn(x.shape, generator=gen) * 0.03 * torch.rand(n, 1, 1, 1, generator=gen)
     return x.clamp(0, 1)
 

@@ -121,28 +121,14 @@ def _augment(x, gen):
     """x: N x 3 x H x W in 0..1 (face_net.net_input). Channels shuffled (colour is not this network's
     business), a small affine move, contrast, a patch erased, noise; half the faces turned."""
     import torch
-    import torch.nn.functional as F
+    from vision.read.train_net import erase_patches, random_affine
     n = x.shape[0]
     perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(n)])
     x = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
-    ang = (torch.rand(n, generator=gen) - 0.5) * 0.08
-    sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.08
-    tx, ty = [(torch.rand(n, generator=gen) - 0.5) * 0.05 for _ in range(2)]
-    theta = torch.zeros(n, 2, 3)
-    theta[:, 0, 0] = sc * torch.cos(ang)
-    theta[:, 0, 1] = -sc * torch.sin(ang)
-    theta[:, 1, 0] = sc * torch.sin(ang)
-    theta[:, 1, 1] = sc * torch.cos(ang)
-    theta[:, 0, 2], theta[:, 1, 2] = tx, ty
-    x = F.grid_sample(x, F.affine_grid(theta, x.shape, align_corners=False), padding_mode="border",
-                      align_corners=False)
+    x = random_affine(x, gen, turn=0.08, scale=0.08, shift=0.05)
     c = 0.7 + 0.5 * torch.rand(n, 1, 1, 1, generator=gen)
     x = (x - 0.5) * c + 0.5 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
-    h, w = x.shape[2:]
-    for i in torch.nonzero(torch.rand(n, generator=gen) < 0.25).flatten().tolist():
-        eh, ew = int(torch.randint(h // 8, h // 4, (1,), generator=gen)), int(torch.randint(w // 8, w // 3, (1,), generator=gen))
-        y0, x0 = int(torch.randint(0, h - eh, (1,), generator=gen)), int(torch.randint(0, w - ew, (1,), generator=gen))
-        x[i, :, y0:y0 + eh, x0:x0 + ew] = float(torch.rand(1, generator=gen))
+    x = erase_patches(x, gen, share=0.25, tallest=4, widest=3)
     x = x + torch.randn(x.shape, generator=gen) * 0.02 * torch.rand(n, 1, 1, 1, generator=gen)
     return x.clamp(0, 1)
 
