@@ -253,25 +253,39 @@ def test_a_reverse_is_not_taken_for_the_numeral_its_arrows_read_as_mirrored_back
     assert quad_iou(got.quad.pts, q) >= 0.8 and got.card == "yellow-reverse"
 
 
+# the filled-oval print's reverses that the pinned network, mirrored, read as a 3 when the guard was
+# written (red-reverse-1, green-reverse-3) or does with today's numeric libraries (a reading near 0.5
+# either way moves with an onnxruntime or OpenCV release: red-reverse-1 read as the reverse in
+# session 53's fresh install)
+MIRRORED_REVERSES = ["hand-held/red-reverse-1.jpg", "hand-held/red-reverse-3.jpg", "hand-held/blue-reverse-2.jpg",
+                     "on-black/green-reverse-3.jpg", "on-black/blue-reverse-3.jpg", "on-black/yellow-reverse-3.jpg"]
+
+
 @pytest.mark.skipif(not (REAL2 / "labels.csv").exists(), reason="development photos not present")
-@pytest.mark.parametrize("name", ["hand-held/red-reverse-1.jpg", "on-black/green-reverse-3.jpg"])
-def test_a_mirrored_reverse_taken_for_a_3_by_the_shapes_alone_goes_as_the_reverse(pinned_rec, rec, monkeypatch, name):
-    # the filled-oval print's reverse mirrored: the network reads its S arrows as a "3" (0.98-0.99),
-    # no text is read; mirrored back, a reverse at 0.68-0.70, still no text. A "3" is what a
-    # reverse's drawing reads as (DRAWN_AS), and no text read a numeral the right way round: the
-    # reverse goes to the table, unsure (MIRROR_SHAPE_BACK)
-    img = cv2.imread(str(REAL2.parent / name))
-    mirrored = np.ascontiguousarray(img[:, ::-1])
-    truth = Path(name).stem.rsplit("-", 1)[0]
-    monkeypatch.setattr(recognizer, "MIRROR_SHAPE_BACK", False)
-    before = pinned_rec.read(mirrored)
-    assert before[0].card == truth.replace("reverse", "3") and not before[0].sure     # the case this is for
-    monkeypatch.setattr(recognizer, "MIRROR_SHAPE_BACK", True)
-    after = pinned_rec.read(mirrored)
-    assert after[0].card == truth and not after[0].sure
-    assert pinned_rec.read(img)[0].card == truth and pinned_rec.read(img)[0].sure                   # the right way round
-    monkeypatch.undo()
-    assert rec.read(mirrored)[0].card == truth         # the shipped network reads it right
+def test_a_mirrored_reverse_taken_for_a_3_by_the_shapes_alone_goes_as_the_reverse(pinned_rec, rec, monkeypatch):
+    # the filled-oval print's reverse mirrored: the network reads its S arrows as a "3", no text is
+    # read; mirrored back, a reverse, still no text. A "3" is what a reverse's drawing reads as
+    # (DRAWN_AS), and no text read a numeral the right way round: the reverse goes to the table,
+    # unsure (MIRROR_SHAPE_BACK). Each photo where the pinned network makes that error is checked;
+    # at least two must show it, or the guard goes untested
+    cases = 0
+    for name in MIRRORED_REVERSES:
+        img = cv2.imread(str(REAL2.parent / name))
+        mirrored = np.ascontiguousarray(img[:, ::-1])
+        truth = Path(name).stem.rsplit("-", 1)[0]
+        monkeypatch.setattr(recognizer, "MIRROR_SHAPE_BACK", False)
+        before = pinned_rec.read(mirrored)
+        assert not (before[0].sure and before[0].card != truth), name
+        if before[0].card != truth.replace("reverse", "3"):
+            continue                                                    # not the case this is for
+        cases += 1
+        monkeypatch.setattr(recognizer, "MIRROR_SHAPE_BACK", True)
+        after = pinned_rec.read(mirrored)
+        assert after[0].card == truth and not after[0].sure, name
+        assert pinned_rec.read(img)[0].card == truth and pinned_rec.read(img)[0].sure, name   # the right way round
+        monkeypatch.undo()
+        assert rec.read(mirrored)[0].card == truth, name      # the shipped network reads it right
+    assert cases >= 2
 
 
 def test_a_mirrored_5_the_shapes_take_for_a_reverse_is_still_read_as_its_5(pinned_rec, rec, monkeypatch):
