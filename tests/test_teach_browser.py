@@ -7,7 +7,8 @@ click: progress goes n of 88, the card as taken is shown straightened beside its
 lying there still is not taken again as the next card, an empty table or two cards take nothing
 and say why, and a retake drops the photo until the card is laid again; the cards laid are no plays of the
 table's game, and once the page is closed the camera watches the game again. With it off, nothing is
-taken until the host presses "Take it"; then a retake, a finish and the report."""
+taken until the host presses "Take it"; then a retake, a finish and the report, and the table's camera
+reading with the deck taught from then on."""
 from __future__ import annotations
 
 import json
@@ -146,6 +147,9 @@ def test_with_auto_off_the_host_takes_retakes_and_finishes(tmp_path, browser):
             page.click("#teach-finish")
             wait_text(page, "teach-said", "deck taught")
             assert "taught 1 of 88 cards" in page.text_content("#teach-report")
+            # the table's camera reads with the deck at once, no restart
+            assert "the table's camera reads with it now" in page.text_content("#teach-report")
+            assert get(base, "/camera")["taught"] == str(tmp_path / "data" / "taught" / "dino2.npz")
             assert errors == []
         finally:
             proc.terminate()

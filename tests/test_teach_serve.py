@@ -81,3 +81,40 @@ def test_a_camera_feed_reads_with_the_taught_deck(taught, monkeypatch):
     rec = seen["recognizer"]
     assert rec is not None and rec.taught is not None and rec.taught.deck == "dino2"
     assert sorted(rec.taught.cards) == ["blue-chill", "red-dingbat"]
+
+
+def test_a_running_camera_reads_with_a_deck_taught_meanwhile_without_a_restart(taught, tmp_path):
+    """The host page's finish (web/teach_api.py) hands the new deck to the table's running camera:
+    the same pipeline, still reading frames, reads with it from then on, and the camera's status
+    names it. A file that cannot be used is refused and the camera reads on as before."""
+    from helpers import wait_for
+    from vision.synth.teach_camera import MjpegCamera, TableScene
+    from vision.teach.file import TaughtFileError
+    from web.camera import CameraFeed
+    scene = TableScene("dino2", seed=4)
+    with MjpegCamera(scene.frame([])) as cam:
+        feed = CameraFeed("main", cam.url, "dino2", lambda *a: None).start()
+        try:
+            assert wait_for(lambda: feed.pipeline is not None and len(feed.pipeline.frame_ms) > 2, timeout=60)
+            pipeline, before = feed.pipeline, feed.pipeline.recognizer
+            assert before.taught is None and feed.status()["taught"] is None
+            bad = tmp_path / "bad.npz"
+            bad.write_bytes(b"not a zip")
+            with pytest.raises(TaughtFileError):
+                feed.use_taught(str(bad))
+            assert feed.pipeline.recognizer is before and feed.status()["taught"] is None
+            feed.use_taught(str(taught))
+            rec = feed.pipeline.recognizer
+            assert feed.pipeline is pipeline and rec is not before      # no restart, a new reader
+            assert rec.taught is not None and sorted(rec.taught.cards) == ["blue-chill", "red-dingbat"]
+            assert pipeline.tracker.calibration == rec.calibration
+            assert feed.status()["taught"] == str(taught)
+            seen = len(pipeline.frame_ms)
+            assert wait_for(lambda: len(pipeline.frame_ms) > seen + 2, timeout=30)   # it reads on
+            assert feed.thread.is_alive() and feed.status()["state"] == "running"
+            # what it reads with now: the taught deck's card, from a frame of the camera
+            reads = rec.read(scene.frame([("red-dingbat", scene.spot(0), 10.0)]))
+            assert reads and reads[0].card == "red-dingbat"
+        finally:
+            feed.stop()
+            feed.thread.join(10)

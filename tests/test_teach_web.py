@@ -38,8 +38,17 @@ class StandInCamera:
             self.pipeline.stillness.update(self.t, False, frame)
         return self.pipeline.stillness.view.rest
 
+    deck = "dino2"
+
     def hold_for_teaching(self, seconds):
         self.held = seconds
+
+    def use_taught(self, path):
+        """What the finish hands a running camera of the deck (web/camera.py, tested with a real
+        camera in test_teach_serve.py)."""
+        from vision.teach.file import load
+        load(path, self.deck)
+        self.taught = path
 
     def stop(self):
         pass
@@ -82,6 +91,25 @@ def test_the_host_teaches_cards_from_the_camera_retakes_and_finishes(table):
     from vision.teach.file import load
     assert sorted(load(data / "taught" / "dino2.npz", "dino2").cards) == ["blue-chill", "red-dingbat"]
     assert c.get("/api/tables/main/teach").get_json()["taught"] is True
+    # the table's camera reads with it at once, and so does any camera started from now on
+    assert r.get_json()["cameras"] == 1 and t.camera.taught == str(data / "taught" / "dino2.npz")
+    assert c.application.config["TAUGHT"] == {"dino2": str(data / "taught" / "dino2.npz")}
+
+
+def test_a_finish_switches_the_cameras_of_the_deck_taught_and_no_other(table):
+    c, t, data = table
+    other = StandInCamera()
+    other.deck = "uno"
+    registry = c.application.extensions["tableref"]
+    setup = dict(SETUP, rules="ono")
+    assert c.post("/api/tables/second/events", json=setup, headers=AUTH).status_code == 200
+    registry.get("second").camera = other
+    t.camera.pipeline.latest_frame = next(iter(print_photos("dino2", ["red-dingbat"], 1, seed=11, held=0.0,
+                                                            strength=0.4)))[2]
+    assert c.post("/api/tables/main/teach/red-dingbat", headers=AUTH).status_code == 200
+    r = c.post("/api/tables/main/teach-finish", headers=AUTH)
+    assert r.status_code == 200 and r.get_json()["cameras"] == 1
+    assert t.camera.taught.endswith("dino2.npz") and not hasattr(other, "taught")
 
 
 def test_teaching_needs_the_host_token_a_card_of_the_deck_and_one_card_in_view(table):

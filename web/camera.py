@@ -132,6 +132,7 @@ class CameraFeed:
         self.last_reason: str | None = None
         self.recent: deque = deque(maxlen=RECENT)   # the pipeline's latest events with what became of each
         self.stop_event = threading.Event()
+        self._swap = threading.Lock()         # the pipeline's creation and a taught deck's arrival, one at a time
         self.thread = threading.Thread(target=self._run, name=f"camera-{table_id}", daemon=True)
 
     def start(self) -> "CameraFeed":
@@ -149,17 +150,21 @@ class CameraFeed:
             self._fail("unavailable", f"the vision pipeline cannot be loaded: {type(e).__name__}: {e}")
             return
         try:
+            taught = self.taught
             extra = {}       # the pipeline's own recognizer, unless a taught deck is to be read with
-            if self.taught:
-                from vision.recognizer import Recognizer
-                from vision.teach.file import load
-                extra["recognizer"] = Recognizer(self.deck, taught=load(self.taught, self.deck))
+            if taught:
+                extra["recognizer"] = self._taught_recognizer(taught)
             if is_video_file(self.source):
-                self.pipeline = TablePipeline(self.source, self.deck, realtime=False, **extra)
-                self.pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
+                pipeline = TablePipeline(self.source, self.deck, realtime=False, **extra)
+                pipeline.source = LiveVideo(self.source, self.speed, on_status=self._pipeline_status)
             else:
-                self.pipeline = TablePipeline(self._source_arg(), self.deck, **extra)
-                self.pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
+                pipeline = TablePipeline(self._source_arg(), self.deck, **extra)
+                pipeline.source.on_status = self._pipeline_status   # the terminal hears of dropouts
+            with self._swap:
+                self.pipeline = pipeline
+                taught_since = self.taught if self.taught != taught else None
+            if taught_since:        # the host page taught the deck while the camera was opening
+                self.pipeline.use_recognizer(self._taught_recognizer(taught_since))
             self.set_seats(self._seats())
             self.pipeline.doubles_together = True    # a double is one play for the referee
             self.pipeline.paused = self.teaching     # cards laid to teach the deck are no plays
@@ -170,6 +175,21 @@ class CameraFeed:
             return
         if self.state == "running":
             self.state, self.message = "stopped", f"{self.source} ended"
+
+    def use_taught(self, path: str) -> None:
+        """Read with the deck taught at `path` from the next frame on (the host page has just taught
+        it): no restart, the pile and the game's state carried on. A file that cannot be used raises
+        TaughtFileError, and the camera goes on reading as before."""
+        recognizer = self._taught_recognizer(path)
+        with self._swap:
+            self.taught = path
+            if self.pipeline is not None:
+                self.pipeline.use_recognizer(recognizer)
+
+    def _taught_recognizer(self, path: str):
+        from vision.recognizer import Recognizer
+        from vision.teach.file import load
+        return Recognizer(self.deck, taught=load(path, self.deck))
 
     def reveal(self, on: bool) -> None:
         """Reveal mode (read every card in view, for "read a hand") on or off."""
@@ -294,7 +314,8 @@ class CameraFeed:
                 "pipeline": pipeline_status, "frames": frames,
                 "events_sent": self.events_sent, "last_event": self.last_event,
                 "last_result": self.last_reason, "recent": list(self.recent),
-                "has_frame": self.latest_jpeg is not None, "teaching": self.teaching()}
+                "has_frame": self.latest_jpeg is not None, "teaching": self.teaching(),
+                "taught": self.taught}
 
     def frames(self, stopping: threading.Event, interval: float = 0.1):
         """multipart/x-mixed-replace parts, one per new frame, until the server stops."""

@@ -13,7 +13,8 @@ stores the photo in the data folder, and at the end teaches the deck from those 
     GET    /api/tables/<id>/teach/<card>/face.jpg   the rectified card of <card>'s last photo (host token)
     DELETE /api/tables/<id>/teach/<card>     retake: drop <card>'s last photo (host token)
     POST   /api/tables/<id>/teach-finish     teach DATA/teach/DECK/ into DATA/taught/DECK.npz (host token):
-                                             the report; the table's camera reads with it from its next start
+                                             the report, and "cameras": how many of the deck's table
+                                             cameras read with it from now on (no restart)
 
 Photos live in DATA/teach/DECK/CARD/N.jpg, the layout `tableref teach --from` reads, so a teach
 begun here can be finished or corrected from the command line, and each is written atomically.
@@ -26,6 +27,7 @@ camera off the game for HOLD_S (the cards laid to teach are no plays), which a c
 """
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,7 @@ from vision.atomic import write_atomic
 
 from .api import error, parse_json_body, table_or_404, token_ok, unauthorized
 
+log = logging.getLogger(__name__)
 teach_api = Blueprint("teach_api", __name__, url_prefix="/api")
 
 SETTLE_S = 0.5        # the view still this long (seconds of the camera's clock): the card rests
@@ -359,6 +362,29 @@ def teach_finish(table_id: str):
         td, report = teach_folder(Recognizer(deck.id, text=False), data_dir() / "teach" / deck.id)
     except TeachError as e:
         return error(409, f"{e}; nothing written")
-    save(td, data_dir() / "taught" / f"{deck.id}.npz")
-    return jsonify(report.as_json())
+    path = data_dir() / "taught" / f"{deck.id}.npz"
+    save(td, path)
+    return jsonify({**report.as_json(), "cameras": _read_with(deck.id, str(path))})
+
+
+def _read_with(deck_id: str, path: str) -> int:
+    """The deck just taught, read at once by every table camera of that deck, and by the cameras
+    started from now on (it takes the place of a --taught file named at start, until a restart):
+    the number of cameras that switched."""
+    from vision.teach.file import TaughtFileError
+    taught = dict(current_app.config.get("TAUGHT") or {})
+    taught[deck_id] = path
+    current_app.config["TAUGHT"] = taught
+    registry = current_app.extensions["tableref"]
+    switched = 0
+    for table_id in registry.ids():
+        camera = getattr(registry.get(table_id), "camera", None)
+        if camera is None or getattr(camera, "deck", None) != deck_id or not hasattr(camera, "use_taught"):
+            continue
+        try:
+            camera.use_taught(path)
+            switched += 1
+        except TaughtFileError as e:     # written a moment ago; say so rather than fail the finish
+            log.warning("camera of table %s cannot read with %s: %s", table_id, path, e)
+    return switched
 

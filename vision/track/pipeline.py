@@ -135,6 +135,12 @@ class TablePipeline:
         events += self._who_played(out)
         return events
 
+    def use_recognizer(self, recognizer: Recognizer) -> None:
+        """Read with `recognizer` from the next frame on (a deck just taught from the host page):
+        one attribute each, so a frame being read finishes with the one it began with."""
+        self.recognizer = recognizer
+        self.tracker.calibration = getattr(recognizer, "calibration", float)
+
     def _fresh_pile(self) -> None:
         """The pile looked at as by a pipeline just started: what was laid while paused (cards shown
         to teach a deck) is no play, and the pile may have changed meanwhile."""

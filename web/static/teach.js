@@ -108,6 +108,7 @@ async function finish() {
     `not taught (read by the built-in recognizer): ${body.missing.length}`,
     ...body.refused.map(x => `refused ${x.photo}: ${x.why}`),
     loo.total ? `leave-one-photo-out: ${loo.right}/${loo.total} read right` : "leave-one-photo-out: no card has two photos",
+    body.cameras ? "the table's camera reads with it now" : "no camera is running: a camera started for this deck reads with it",
   ].join("\n");
   say("✓ deck taught");
   load();
