@@ -75,4 +75,39 @@ def test_while_paused_for_teaching_only_stillness_is_watched_then_the_pile_start
     assert p.tracker is tracker and p.stillness.view.rest == 2 and p.stillness.view.still_s > 0.5
     paused[0] = False
     p.process(1.0, card)
-    assert p.tracker is not tracker and not p.tracker.flipped and p.discard_roi is None
+    # a new tracker, but the game's first card stays seen: the next card is a play, not a flip
+    assert p.tracker is not tracker and p.tracker.flipped and p.discard_roi is None
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_the_card_left_lying_when_teaching_ends_is_no_play_and_the_next_card_is(flipped):
+    """The host closes the teach page with the last card still down: the first rest after the pause
+    takes what lies there as the pile, reporting nothing; the card then laid on it is the game's
+    flip (before the game's first card) or a play (in the middle of a game), read by the real
+    recognizer from a rendered table."""
+    from vision.synth.teach_camera import TableScene
+    from vision.track.pipeline import TablePipeline
+    scene = TableScene("dino2", seed=4)
+    p = TablePipeline("http://127.0.0.1:9/none.mjpg", "dino2")
+    p.tracker.flipped = flipped
+    paused = [True]
+    p.paused = lambda: paused[0]
+    table = scene.frame([])
+    taught = scene.frame([("red-dingbat", scene.spot(0), 8.0)])
+    t, events = 0.0, []
+    for frame in [table] * 3 + [taught] * 5:          # the last card laid to teach, page open
+        events += p.process(t, frame)
+        t += 0.1
+    paused[0] = False                                  # the page closed: the hold lapses
+    for _ in range(12):
+        events += p.process(t, taught)
+        t += 0.1
+    assert events == []
+    both = scene.frame([("red-dingbat", scene.spot(0), 8.0), ("blue-chill", scene.spot(1), -5.0)])
+    for _ in range(12):
+        events += p.process(t, both)
+        t += 0.1
+    plays = [e for e in events if e["type"] in ("flip", "play")]
+    assert len(plays) == 1, events
+    assert plays[0]["type"] == ("play" if flipped else "flip")
+    assert (plays[0].get("cards") or [plays[0].get("card")]) == ["blue-chill"]

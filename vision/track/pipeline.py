@@ -74,9 +74,10 @@ class TablePipeline:
         self.hands = HandWatch()
         self.stillness = StillWatch()   # the whole view's rests: "Teach this deck" takes a card on one
         # () -> True while the host teaches a deck (web/camera.py): the cards laid are no plays, so
-        # the pile is not read, and it is looked at afresh afterwards
+        # the pile is not read, and afterwards the view as the pause left it is the pile
         self.paused = lambda: False
         self._was_paused = False
+        self._paused_frame: np.ndarray | None = None   # the last frame seen while paused
         # {seat name: border position} (vision/track/seats.py); the web sets it when seats are marked
         self.seats: dict[str, float] = dict(seats or {})
         # cards that settle together go out as one play (a double, as the referee takes it); the
@@ -100,7 +101,7 @@ class TablePipeline:
         still = motion is None or float(motion.mean()) <= MOTION_FRAC
         self.stillness.update(t, not still, frame)
         if self.paused():
-            self._was_paused = True
+            self._was_paused, self._paused_frame = True, frame
             return events
         if self._was_paused:
             self._fresh_pile()
@@ -142,12 +143,18 @@ class TablePipeline:
         self.tracker.calibration = getattr(recognizer, "calibration", float)
 
     def _fresh_pile(self) -> None:
-        """The pile looked at as by a pipeline just started: what was laid while paused (cards shown
-        to teach a deck) is no play, and the pile may have changed meanwhile."""
+        """The pile looked at afresh after a pause: what was laid while paused (cards shown to teach a
+        deck) is no play, and the pile may have changed meanwhile."""
         self._was_paused = False
+        # whether the game's first card was seen is kept: after a teach in the middle of a game the
+        # next card is a play, not a flip the referee would refuse
         self.tracker = PileTracker(settle_s=self.tracker.settle_s, confirm=self.tracker.confirm,
-                                   calibration=self.tracker.calibration)
-        self._reference, self._rest_quads, self._doubt, self._overlay = None, None, None, []
+                                   calibration=self.tracker.calibration, flipped=self.tracker.flipped)
+        # the view as the pause left it is the pile: a card still lying there from the teach (the host
+        # closed the page with the last one down) is no play; what is laid from now on differs from it
+        self._reference = self._paused_frame
+        self._paused_frame = None
+        self._rest_quads, self._doubt, self._overlay = None, None, []
         if self._auto_discard:
             self.discard_roi = None
         self.hands.reset()
