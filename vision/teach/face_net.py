@@ -6,11 +6,12 @@ in models/; `bench/teach.py --face-net FILE --face-weight W` measures one."""
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import models_dir, once_per_version, onnx_session
+from ..errors import models_dir, onnx_session
 
 EMBED_DIM = 64
 FILE = "face-embed.onnx"
@@ -45,7 +46,14 @@ PATH: Path | None = None    # a face network to use instead of the models folder
 
 def load() -> FaceNet:
     """The face network (PATH, else the models folder's), loaded once per file version."""
-    return _load(PATH or models_dir() / FILE)
+    path = (PATH or models_dir() / FILE).resolve()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return _load(path, mtime)
 
 
-_load = once_per_version(FaceNet)
+@lru_cache(maxsize=4)
+def _load(path: Path, mtime: float) -> FaceNet:
+    return FaceNet(path)
