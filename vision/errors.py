@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache, wraps
 from pathlib import Path
 
 BUNDLED = Path(__file__).resolve().parent.parent / "models"
@@ -10,6 +11,23 @@ BUNDLED = Path(__file__).resolve().parent.parent / "models"
 def models_dir() -> Path:
     """The committed models/ folder, or the folder TABLEREF_MODELS names (a retrained set)."""
     return Path(os.environ.get("TABLEREF_MODELS") or BUNDLED)
+
+
+def once_per_version(load):
+    """`load(path)` wrapped so that each version of a file (its resolved path and modification time)
+    is loaded once: the recognizer and a taught deck share one session, and a model file replaced
+    on disk is loaded again."""
+    cached = lru_cache(maxsize=4)(lambda path, mtime: load(path))
+
+    @wraps(load)
+    def by_version(path):
+        path = Path(path).resolve()
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:
+            mtime = 0.0        # the loader names the missing file
+        return cached(path, mtime)
+    return by_version
 
 
 class ModelError(RuntimeError):

@@ -12,12 +12,11 @@ a card.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import ModelError, onnx_session
+from ..errors import ModelError, once_per_version, onnx_session
 from .symbols import GLYPH_H, GLYPH_W
 
 FLOOR = 0.02      # each reader's probabilities are mixed with this much of "any symbol" before the
@@ -29,19 +28,10 @@ FEATURE_CHANNELS = 128
 FEATURE_GRID = (3, 2)
 
 
+@once_per_version
 def load_net(path: str | Path) -> "SymbolNet":
     """The network in `path`, loaded once per file version: the recognizer and a taught deck's
     embedding (vision/teach/embed.py) share one session."""
-    path = Path(path).resolve()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        mtime = 0.0        # SymbolNet names the missing file
-    return _load(path, mtime)
-
-
-@lru_cache(maxsize=4)
-def _load(path: Path, mtime: float) -> "SymbolNet":
     return SymbolNet(path)
 
 

@@ -28,13 +28,12 @@ taught file records (file.py): features of another network are another embedding
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from ..errors import models_dir
+from ..errors import models_dir, once_per_version
 from ..read.net import FEATURE_CHANNELS, FEATURE_GRID
 from ..rectify import warp_card
 
@@ -162,21 +161,20 @@ def check_networks() -> None:
         load()
 
 
-@lru_cache(maxsize=4)
-def _digest(path: Path, mtime: float) -> str:
+@once_per_version
+def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def net_digest() -> str:
     """A short digest of the network files (the symbol network's, and the face network's when it is
-    used): a taught file made with another network is refused."""
-    path = models_dir() / NET_FILE
-    sym = _digest(path, path.stat().st_mtime) if path.is_file() else "none"
-    if FACE_WEIGHT <= 0:
-        return sym
-    from . import face_net
-    path = face_net.PATH or models_dir() / face_net.FILE
-    return sym + "+" + (_digest(path, path.stat().st_mtime) if path.is_file() else "none")
+    used): a taught file made with another network is refused. (check_networks has made sure they
+    are there; "none" keeps a digest defined without them.)"""
+    paths = [models_dir() / NET_FILE]
+    if FACE_WEIGHT > 0:
+        from . import face_net
+        paths.append(face_net.PATH or models_dir() / face_net.FILE)
+    return "+".join(_digest(p) if p.is_file() else "none" for p in paths)
 
 
 def net_features(faces: list[np.ndarray]) -> np.ndarray:

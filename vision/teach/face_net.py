@@ -6,12 +6,11 @@ in models/; `bench/teach.py --face-net FILE --face-weight W` measures one."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import models_dir, onnx_session
+from ..errors import models_dir, once_per_version, onnx_session
 
 EMBED_DIM = 64
 FILE = "face-embed.onnx"
@@ -46,14 +45,7 @@ PATH: Path | None = None    # a face network to use instead of the models folder
 
 def load() -> FaceNet:
     """The face network (PATH, else the models folder's), loaded once per file version."""
-    path = (PATH or models_dir() / FILE).resolve()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        mtime = 0.0
-    return _load(path, mtime)
+    return _load(PATH or models_dir() / FILE)
 
 
-@lru_cache(maxsize=4)
-def _load(path: Path, mtime: float) -> FaceNet:
-    return FaceNet(path)
+_load = once_per_version(FaceNet)
