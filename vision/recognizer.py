@@ -26,6 +26,7 @@ from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
 from .locate.contour import cards_cut_at_edges, white_masks
+from .locate import inside
 from .locate.ends import place_ends
 from .locate.quad import inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
@@ -116,6 +117,10 @@ SIBLINGS = True          # a UNO family card of one colour has the wild draw fou
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
 GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly;
 GLARE_SILENT = True      # ... and its centre's silence says nothing against a numeral, as a place out of view does;
+INSIDE_CARD = True       # a photo taken inside one card's coloured field (its margin cut off: locate/inside.py) has the
+                         # readings of that colour found within it held unsure (the print's oval outlined as a card) ...
+INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's white, where that reads this surely
+INSIDE_STRONG = 0.9      # ... in place of what was found within it where it reads this surely (always unsure)
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 
 
@@ -799,7 +804,33 @@ class Recognizer:
                                                 for a in ASPECTS]
             readings, backs = best_of(candidates, share_inside)
             self.foreign = foreign
+        if close_ups and INSIDE_CARD and self.taught is None and self.border is None and self.deck.id in TEXT_DECKS:
+            readings = self._inside_card(bgr, readings)
         return readings, backs
+
+    def _inside_card(self, bgr: np.ndarray, readings: list[Reading]) -> list[Reading]:
+        """`readings` of a photo, or the photo read as one card when it was taken inside one card's
+        coloured field (locate/inside.py): a phone held so close that no edge of the card is in view.
+        What was found within such a photo is its print's oval or circle, held unsure (INSIDE_CARD);
+        the photo read whole, padded with its paper's white, goes unsure too: its outline is a guess."""
+        work, k = inside.work_size(bgr)
+        colour, share = inside.field_colour(work, self.palette)
+        if share < inside.FIELD_SHARE or inside.centre_ink(work, colour, self.palette) < inside.CENTRE_INK:
+            return readings
+        readings = [replace(r, confidence=min(r.confidence, BELOW_MAX))
+                    if self.deck.cards[r.card].color == colour else r for r in readings]
+        if any(r.sure for r in readings):
+            return readings       # a card of another colour read sure: not a photo of one card
+        card_img, quad, p = inside.padded(work)
+        card, conf = self._identify(card_img, Quad(quad, 1.0), warp_card(card_img, quad))
+        if card is None or self.deck.cards[card].color != colour:
+            return readings
+        chance = self.calibration(conf)
+        if chance < INSIDE_LEAST or (readings and chance < INSIDE_STRONG):
+            return readings
+        # the card's outer edge beyond the picture, in the picture's pixels
+        outline = ((quad - p) / k).astype(np.float32)
+        return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
 
     def _read_resized(self, bgr: np.ndarray, width: int, height: int,
                       close_ups: bool) -> tuple[list[Reading], list[Quad]]:
