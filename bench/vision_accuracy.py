@@ -19,6 +19,10 @@ Cells (groups for --cells):
              glare: a soft near-white spot of 0.25-0.5 the card's short side within 0.3 of its centre,
              0.8-1.0 strong), placed on the outline the recognizer finds in the photo as it is (a photo
              where it finds none is skipped and counted; the seed places the spots);
+  inside     the real photos taken again from inside their card, its white margin cut off (a phone
+             held too close): the face cut by 6% and 10% of its width on every side, and a 4:3 frame
+             as wide as the 6% cut, centred (its ends' margin in view); from the outline read right
+             in the photo as it is; every photo of real-uno-dev, every 2nd of real-uno-dev2's folders;
   sweep      the 56 real-uno-dev photos re-rendered (bench/vision_cells.py): each photo's card quad
              found once with the contour locator, then the whole photo warped by a homography that
              carries the card to a target pose in a new 640x480 canvas (widened only where a card
@@ -61,7 +65,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,inside,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
 
@@ -108,8 +112,8 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "glare", "sweep", "sweep2", "transplant", "tables", "scenes",
-          "synthetic", "lopo")
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
+          "scenes", "synthetic", "lopo")
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
@@ -201,6 +205,21 @@ def glared(rec: Recognizer, folder: Path, cell: str, seed: int, step: int = 1) -
         pic = vc.glare(img, reads[0].quad.pts, np.random.default_rng([seed, 11, i]))
         got, conf, sure = first_reading(rec, pic)
         items.append(item(cell, name, truth, got, conf, sure))
+    return items, {"skipped": skipped}
+
+
+def inside(rec: Recognizer, folder: Path, prefix: str, step: int = 1) -> tuple[list[dict], dict]:
+    """The photos of a folder taken again from inside their card (vision_cells.inside_frame: its
+    white margin cut off), one cell per kind of frame (vision_cells.INSIDE_CELLS), from the outline
+    the recognizer reads right in the photo as it is (photos it misreads are skipped and counted)."""
+    items, skipped = [], []
+    for i, name, truth, img, reads in photos_read(rec, folder, step):
+        if not reads or reads[0].card != truth:
+            skipped.append(name)
+            continue
+        for cell, inset, aspect in vc.INSIDE_CELLS:
+            pic = vc.inside_frame(img, reads[0].quad.pts, inset, aspect)
+            items.append(item(f"inside {cell} {prefix}", name, truth, *first_reading(rec, pic)))
     return items, {"skipped": skipped}
 
 
@@ -459,7 +478,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,glare,sweep,transplant,tables,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,glare,inside,sweep,transplant,tables,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -550,6 +569,14 @@ def main(argv=None) -> int:
                 items += got
                 if info["skipped"]:
                     res["notes"].append(f"{cell}: no card found in {len(info['skipped'])} photos as they are, skipped")
+    if "inside" in groups and uno_family:
+        for prefix, folder, every in (("real-uno-dev", Path(args.real), 1), ("on-black", Path(args.real2) / "on-black", 2),
+                                      ("hand-held", Path(args.real2) / "hand-held", 2)):
+            if (folder / "labels.csv").exists():
+                got, info = timed("inside", inside, rec, folder, prefix, step * every)
+                items += got
+                if info["skipped"]:
+                    res["notes"].append(f"inside {prefix}: {len(info['skipped'])} photos misread as they are, skipped")
     if "sweep" in groups and uno_family and (Path(args.real) / "labels.csv").exists():
         got, info = timed("sweep", sweep, rec, Path(args.real), args.seed, args.quick)
         items += got

@@ -95,6 +95,26 @@ def table_only(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.inpaint(img, mask, 5, cv2.INPAINT_TELEA)
 
 
+INSIDE_CELLS = (("cut 6%", 0.06, None), ("cut 10%", 0.10, None), ("4:3 frame", 0.06, 4 / 3))
+INSIDE_W = 600                             # pixels of the card's width in an inside-the-card picture
+
+
+def inside_frame(img: np.ndarray, quad: np.ndarray, inset: float, aspect: float | None = None) -> np.ndarray:
+    """A picture taken inside the card at `quad`: its face cut by `inset` of its width on every
+    side (a phone held too close for the white margin, 5-8% of a card's width), or, with `aspect` (height / width), a
+    frame of that shape centred on the card, as wide as the cut face (a 4:3 phone photo held
+    upright over the card: its long sides cut, the ends of the card's margin in view)."""
+    h = int(round(INSIDE_W * CARD_ASPECT))
+    src = card_corners(quad).astype(np.float64)
+    dst = np.float32([[0, 0], [INSIDE_W - 1, 0], [INSIDE_W - 1, h - 1], [0, h - 1]])
+    face = cv2.warpPerspective(img, cv2.getPerspectiveTransform(src.astype(np.float32), dst), (INSIDE_W, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    fw = int(round(INSIDE_W * (1 - 2 * inset)))
+    fh = int(round(fw * aspect)) if aspect else int(round(h * (1 - 2 * inset * INSIDE_W / h)))
+    x0, y0 = (INSIDE_W - fw) // 2, (h - fh) // 2
+    return np.ascontiguousarray(face[y0:y0 + fh, x0:x0 + fw])
+
+
 def pose_image(img: np.ndarray, src_quad: np.ndarray, dst_quad: np.ndarray, canvas_wh,
                table: np.ndarray | None = None) -> np.ndarray:
     """The whole photo warped so its card (src_quad) lands on dst_quad; the table comes along and is

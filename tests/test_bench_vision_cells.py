@@ -227,3 +227,23 @@ def test_reading_as_a_print_never_seen_names_what_it_lacks(argv, says, tmp_path,
     with pytest.raises(SystemExit) as e:
         va.main([a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert e.value.code == 2 and says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cell,inset,aspect", vc.INSIDE_CELLS)
+def test_an_inside_frame_shows_the_cards_field_to_its_edges_and_no_table(cell, inset, aspect):
+    img, quad = _card_on_table()
+    pic = vc.inside_frame(img, quad, inset, aspect)
+    w = round(vc.INSIDE_W * (1 - 2 * inset))
+    assert pic.shape[1] == w
+    if aspect:
+        assert pic.shape[0] == round(w * aspect)
+    else:   # cut by the same pixels at the ends as at the sides
+        assert pic.shape[0] == round(vc.INSIDE_W * vc.CARD_ASPECT) - 2 * round(inset * vc.INSIDE_W)
+    # no table (grey 30) at its corners
+    assert all(pic[y, x].max() > 60 for y in (0, -1) for x in (0, -1))
+    if inset < 0.1:
+        return      # this render's margin is 8% of its width: a thin white edge stays in view
+    # its long sides are the red field, not the white margin
+    sides = np.concatenate([pic[pic.shape[0] // 3:2 * pic.shape[0] // 3, :3], pic[pic.shape[0] // 3:2 * pic.shape[0] // 3, -3:]])
+    b, g, r = (sides.reshape(-1, 3).mean(axis=0))
+    assert r > 150 and g < 100 and b < 100

@@ -118,7 +118,8 @@ GLARE = True             # a UNO family card whose centre lies under glare (read
 GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly;
 GLARE_SILENT = True      # ... and its centre's silence says nothing against a numeral, as a place out of view does;
 INSIDE_CARD = True       # a photo taken inside one card's coloured field (its margin cut off: locate/inside.py) has the
-                         # readings of that colour found within it held unsure (the print's oval outlined as a card) ...
+                         # readings of that colour found within it held unsure (the print's oval outlined as a card),
+                         # and so has a photo where nothing was found whose card runs off its edges ...
 INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's white, where that reads this surely
 INSIDE_STRONG = 0.9      # ... in place of what was found within it where it reads this surely (always unsure)
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
@@ -812,18 +813,22 @@ class Recognizer:
         """`readings` of a photo, or the photo read as one card when it was taken inside one card's
         coloured field (locate/inside.py): a phone held so close that no edge of the card is in view.
         What was found within such a photo is its print's oval or circle, held unsure (INSIDE_CARD);
-        the photo read whole, padded with its paper's white, goes unsure too: its outline is a guess."""
+        the photo read whole, padded with its paper's white, goes unsure too: its outline is a guess.
+        So too a photo where nothing was found whose card fills it, its margin running off its edges."""
         work, k = inside.work_size(bgr)
-        colour, share = inside.field_colour(work, self.palette)
-        if share < inside.FIELD_SHARE or inside.centre_ink(work, colour, self.palette) < inside.CENTRE_INK:
+        band = inside.band_of(work, self.palette)
+        if band.inside_field:
+            readings = [replace(r, confidence=min(r.confidence, BELOW_MAX))
+                        if self.deck.cards[r.card].color == band.colour else r for r in readings]
+            if any(r.sure for r in readings):
+                return readings       # a card of another colour read sure: not a photo of one card
+        elif readings or not band.card_to_edges:
             return readings
-        readings = [replace(r, confidence=min(r.confidence, BELOW_MAX))
-                    if self.deck.cards[r.card].color == colour else r for r in readings]
-        if any(r.sure for r in readings):
-            return readings       # a card of another colour read sure: not a photo of one card
+        if inside.centre_ink(work, band.colour, self.palette) < inside.CENTRE_INK:
+            return readings           # a plain cloth of a card's colour
         card_img, quad, p = inside.padded(work)
         card, conf = self._identify(card_img, Quad(quad, 1.0), warp_card(card_img, quad))
-        if card is None or self.deck.cards[card].color != colour:
+        if card is None or self.deck.cards[card].color != band.colour:
             return readings
         chance = self.calibration(conf)
         if chance < INSIDE_LEAST or (readings and chance < INSIDE_STRONG):

@@ -6,8 +6,14 @@ whose foot is cut reads as a 1). Such a picture shows its card's colour all alon
 which a photo of a card lying on a table or held in a hand does not: the table, the hand or the
 card's own white margin lie there. The card is then the picture itself, read padded with its own
 paper's white, as if the margin were still there (the recognizer's _inside_card).
+
+The same reading serves a card that fills the picture to its edges, its white margin running off
+them (a photo cropped to the card, a little inside its outer edge): its band is its margin and its
+field, and where no locator found anything there, the picture is read as that card too.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -16,6 +22,10 @@ from .quad import order_corners
 
 BAND = 0.08          # the picture's outer band whose colour is looked at, a share of its short side
 FIELD_SHARE = 0.4    # ... where this share of it is of one card colour, the picture lies inside a card's field
+EDGE_COLOUR = 0.15   # ... and where this share is, the rest white paper (EDGE_CARD of it in all), the card
+EDGE_CARD = 0.8      # fills the picture to its edges (the development photos as they are: at most 0.56)
+PAPER_SAT = 60       # paper: no more saturated than this ...
+PAPER_VAL = 0.6      # ... and this share as bright as the picture's brightest (its PAPER percentile)
 INK_SAT = 80         # a pixel this saturated (of 255) ...
 INK_VAL = 60         # ... and this bright is ink of a colour (read/colour.py's SATURATED)
 CENTRE = 0.6        # the picture's central box, a share of each side, where its symbol lies ...
@@ -42,19 +52,41 @@ def _colour_shares(hsv: np.ndarray, palette: tuple) -> dict[str, float]:
     return shares
 
 
-def field_colour(bgr: np.ndarray, palette: tuple) -> tuple[str | None, float]:
-    """(the colour of the picture's outer band, the share of the band in it): the band's most
-    common colour of `palette` ((name, (lo, hi)) hue ranges, OpenCV hues) over all its pixels,
-    ink or not. (None, 0.0) for a picture too small to have a band."""
+@dataclass(frozen=True)
+class Band:
+    """What lies along a picture's edges: its outer band (BAND)."""
+    colour: str | None   # the band's most common colour of the palette
+    share: float         # the share of the band that is ink of that colour
+    paper: float         # ... and that is white paper
+
+    @property
+    def inside_field(self) -> bool:
+        """The picture lies inside a card's coloured field: its margin is cut off."""
+        return self.share >= FIELD_SHARE
+
+    @property
+    def card_to_edges(self) -> bool:
+        """A card fills the picture: its field and its white margin run off the picture's edges."""
+        return self.share >= EDGE_COLOUR and self.share + self.paper >= EDGE_CARD
+
+
+def band_of(bgr: np.ndarray, palette: tuple) -> Band:
+    """The picture's outer band: its most common colour of `palette` ((name, (lo, hi)) hue
+    ranges, OpenCV hues), the share of the band in that colour's ink, and in white paper.
+    Band(None, 0, 0) for a picture too small to have a band."""
     h, w = bgr.shape[:2]
     b = max(2, int(BAND * min(h, w)))
     if min(h, w) <= 2 * b:
-        return None, 0.0
+        return Band(None, 0.0, 0.0)
     band = np.ones((h, w), bool)
     band[b:h - b, b:w - b] = False
-    shares = _colour_shares(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[band].astype(np.int32), palette)
+    hsv_all = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    hsv = hsv_all[band].astype(np.int32)
+    shares = _colour_shares(hsv, palette)
     name = max(shares, key=shares.get)
-    return name, shares[name]
+    white = PAPER_VAL * float(np.percentile(hsv_all[..., 2], PAPER))
+    paper = float(((hsv[:, 1] < PAPER_SAT) & (hsv[:, 2] > white)).mean())
+    return Band(name, shares[name], paper)
 
 
 def centre_ink(bgr: np.ndarray, colour: str, palette: tuple) -> float:
