@@ -815,8 +815,7 @@ class Recognizer:
         What was found within such a photo is its print's oval or circle, held unsure (INSIDE_CARD);
         the photo read whole, padded with its paper's white, goes unsure too: its outline is a guess.
         So too a photo where nothing was found whose card fills it, its margin running off its edges."""
-        work, k = inside.work_size(bgr)
-        band = inside.band_of(work, self.palette)
+        band = inside.band_of(inside.work_size(bgr, inside.LOOK_SIDE)[0], self.palette)
         if band.inside_field:
             readings = [replace(r, confidence=min(r.confidence, BELOW_MAX))
                         if self.deck.cards[r.card].color == band.colour else r for r in readings]
@@ -824,6 +823,7 @@ class Recognizer:
                 return readings       # a card of another colour read sure: not a photo of one card
         elif readings or not band.card_to_edges:
             return readings
+        work, k = inside.work_size(bgr)
         if inside.centre_ink(work, band.colour, self.palette) < inside.CENTRE_INK:
             return readings           # a plain cloth of a card's colour
         card_img, quad, p = inside.padded(work)

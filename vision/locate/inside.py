@@ -32,12 +32,13 @@ CENTRE = 0.6        # the picture's central box, a share of each side, where its
 CENTRE_INK = 0.15    # ... and where at least this share is not the field's colour: a plain cloth is no card
 MARGIN = 0.07        # the white margin put back round the picture, a share of its short side
 PAPER = 99           # the percentile of the picture's pixels taken as its paper's white
-WORK_SIDE = 640      # the long side the picture is looked at and read at
+WORK_SIDE = 640      # the long side the picture is read at ...
+LOOK_SIDE = 160      # ... and its band looked at (every photo's: a millisecond)
 
 
-def work_size(bgr: np.ndarray) -> tuple[np.ndarray, float]:
-    """(the picture at most WORK_SIDE long, the factor it was shrunk by)."""
-    k = min(1.0, WORK_SIDE / max(bgr.shape[:2]))
+def work_size(bgr: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    """(the picture at most `side` long, the factor it was shrunk by)."""
+    k = min(1.0, side / max(bgr.shape[:2]))
     if k == 1.0:
         return bgr, 1.0
     return cv2.resize(bgr, None, fx=k, fy=k, interpolation=cv2.INTER_AREA), k
