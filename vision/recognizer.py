@@ -122,6 +122,7 @@ INSIDE_CARD = True       # a photo taken inside one card's coloured field (its m
                          # and so has a photo where nothing was found whose card runs off its edges ...
 INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's white, where that reads this surely
 INSIDE_STRONG = 0.9      # ... in place of what was found within it where it reads this surely (always unsure)
+INK_LOOK = (60, 93)      # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 
 
@@ -817,10 +818,16 @@ class Recognizer:
         So too a photo where nothing was found whose card fills it, its margin running off its edges."""
         band = inside.band_of(inside.work_size(bgr, inside.LOOK_SIDE)[0], self.palette)
         if band.inside_field:
-            readings = [replace(r, confidence=min(r.confidence, BELOW_MAX))
-                        if self.deck.cards[r.card].color == band.colour else r for r in readings]
-            if any(r.sure for r in readings):
-                return readings       # a card of another colour read sure: not a photo of one card
+            # what was found of the band's very ink is the print's oval inside the card (not a card
+            # lying on felt or wood of its colour, whose ink differs)
+            oval = [r for r in readings if self.deck.cards[r.card].color == band.colour and inside.same_ink(
+                band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour, self.palette))]
+            held = {id(r) for r in oval}
+            # a card read sure, or a coloured card that is no part of the band's: not a photo of one card
+            other = any(id(r) not in held and (r.sure or self.deck.cards[r.card].color is not None) for r in readings)
+            readings = [replace(r, confidence=min(r.confidence, BELOW_MAX)) if id(r) in held else r for r in readings]
+            if other:
+                return readings
         elif readings or not band.card_to_edges:
             return readings
         work, k = inside.work_size(bgr)
@@ -831,7 +838,9 @@ class Recognizer:
         if card is None or self.deck.cards[card].color != band.colour:
             return readings
         chance = self.calibration(conf)
-        if chance < INSIDE_LEAST or (readings and chance < INSIDE_STRONG):
+        # (where what was found within it reads the same card, the two agree: the card's edge is the picture's)
+        agreed = any(r.card == card for r in readings)
+        if chance < INSIDE_LEAST or (readings and chance < INSIDE_STRONG and not agreed):
             return readings
         # the card's outer edge beyond the picture, in the picture's pixels
         outline = ((quad - p) / k).astype(np.float32)

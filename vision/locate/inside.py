@@ -24,6 +24,10 @@ BAND = 0.08          # the picture's outer band whose colour is looked at, a sha
 FIELD_SHARE = 0.4    # ... where this share of it is of one card colour, the picture lies inside a card's field
 EDGE_COLOUR = 0.15   # ... and where this share is, the rest white paper (EDGE_CARD of it in all), the card
 EDGE_CARD = 0.8      # fills the picture to its edges (the development photos as they are: at most 0.56)
+CARD_INK = 0.02      # a reading's card: its share of the band's ink under which it has none to compare
+INK_HUE = 4.0        # two inks are one within this hue (OpenCV's 180), this saturation and this value (of 255):
+INK_SAT_GAP = 40.0   # a card's field and its oval's numeral, cut 6-10%, real-uno-dev2: 2, 32 and 10 apart at most;
+INK_VAL_GAP = 25.0   # a card and the felt, wood or denim of its colour it lies on (bench transplants): 6, 17, 40 at least
 PAPER_SAT = 60       # paper: no more saturated than this ...
 PAPER_VAL = 0.6      # ... and this share as bright as the picture's brightest (its PAPER percentile)
 INK_SAT = 80         # a pixel this saturated (of 255) ...
@@ -59,6 +63,7 @@ class Band:
     colour: str | None   # the band's most common colour of the palette
     share: float         # the share of the band that is ink of that colour
     paper: float         # ... and that is white paper
+    ink: tuple = (0.0, 0.0, 0.0)   # that ink's hue (circular mean), saturation and value (medians)
 
     @property
     def inside_field(self) -> bool:
@@ -87,7 +92,44 @@ def band_of(bgr: np.ndarray, palette: tuple) -> Band:
     name = max(shares, key=shares.get)
     white = PAPER_VAL * float(np.percentile(hsv_all[..., 2], PAPER))
     paper = float(((hsv[:, 1] < PAPER_SAT) & (hsv[:, 2] > white)).mean())
-    return Band(name, shares[name], paper)
+    return Band(name, shares[name], paper, ink_of(hsv, name, palette))
+
+
+def _ink_mask(hsv: np.ndarray, colour: str, palette: tuple) -> np.ndarray:
+    ink = (hsv[:, 1] > INK_SAT) & (hsv[:, 2] > INK_VAL)
+    of = np.zeros(len(hsv), bool)
+    for name, (lo, hi) in palette:
+        if name == colour:
+            of |= (hsv[:, 0] >= lo) & (hsv[:, 0] < hi)
+    return ink & of
+
+
+def ink_of(hsv: np.ndarray, colour: str | None, palette: tuple) -> tuple:
+    """(hue, saturation, value) of the (n, 3) HSV pixels that are ink of `colour`: the hue's
+    circular mean (red wraps round 0), the others' medians; (0, 0, 0) where there are none."""
+    m = _ink_mask(hsv, colour, palette) if colour is not None else np.zeros(len(hsv), bool)
+    if not m.any():
+        return (0.0, 0.0, 0.0)
+    a = hsv[m, 0] * (np.pi / 90.0)
+    hue = float(np.degrees(np.arctan2(np.sin(a).mean(), np.cos(a).mean())) / 2.0) % 180.0
+    return (hue, float(np.median(hsv[m, 1])), float(np.median(hsv[m, 2])))
+
+
+def card_ink(card_bgr: np.ndarray, colour: str, palette: tuple) -> tuple | None:
+    """ink_of a rectified card's pixels of `colour`, or None where under CARD_INK of them are."""
+    hsv = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
+    if _ink_mask(hsv, colour, palette).mean() < CARD_INK:
+        return None
+    return ink_of(hsv, colour, palette)
+
+
+def same_ink(a: tuple, b: tuple | None) -> bool:
+    """Whether two inks (ink_of) are one: a card's field and the print's oval inside it, not a
+    card and the felt, wood or cloth of its colour it lies on."""
+    if b is None:
+        return False
+    dh = abs(a[0] - b[0]) % 180.0
+    return min(dh, 180.0 - dh) <= INK_HUE and abs(a[1] - b[1]) <= INK_SAT_GAP and abs(a[2] - b[2]) <= INK_VAL_GAP
 
 
 def centre_ink(bgr: np.ndarray, colour: str, palette: tuple) -> float:
