@@ -122,7 +122,7 @@ INSIDE_CARD = True       # a photo taken inside one card's coloured field (its m
                          # and so has a photo where nothing was found whose card runs off its edges ...
 INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's white, where that reads this surely
 INSIDE_STRONG = 0.9      # ... in place of what was found within it where it reads this surely (always unsure)
-INK_LOOK = (60, 93)      # pixels (w, h) a reading's card is compared with the band's ink at
+INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 
 

@@ -25,9 +25,10 @@ FIELD_SHARE = 0.4    # ... where this share of it is of one card colour, the pic
 EDGE_COLOUR = 0.15   # ... and where this share is, the rest white paper (EDGE_CARD of it in all), the card
 EDGE_CARD = 0.8      # fills the picture to its edges (the development photos as they are: at most 0.56)
 CARD_INK = 0.02      # a reading's card: its share of the band's ink under which it has none to compare
+INK_Q = 75           # an ink's saturation and value: this percentile of its pixels'
 INK_HUE = 4.0        # two inks are one within this hue (OpenCV's 180), this saturation and this value (of 255):
-INK_SAT_GAP = 40.0   # a card's field and its oval's numeral, cut 6-10%, real-uno-dev2: 2, 32 and 10 apart at most;
-INK_VAL_GAP = 25.0   # a card and the felt, wood or denim of its colour it lies on (bench transplants): 6, 17, 40 at least
+INK_SAT_GAP = 50.0   # the bench's inside cells, 360 readings of the band's colour: 359 within; 27 cards on felt,
+INK_VAL_GAP = 60.0   # wood or denim of their colour (transplants) none: the nearest 3, 38, 120 and 4, 71, 39 apart
 PAPER_SAT = 60       # paper: no more saturated than this ...
 PAPER_VAL = 0.6      # ... and this share as bright as the picture's brightest (its PAPER percentile)
 INK_SAT = 80         # a pixel this saturated (of 255) ...
@@ -63,7 +64,7 @@ class Band:
     colour: str | None   # the band's most common colour of the palette
     share: float         # the share of the band that is ink of that colour
     paper: float         # ... and that is white paper
-    ink: tuple = (0.0, 0.0, 0.0)   # that ink's hue (circular mean), saturation and value (medians)
+    ink: tuple = (0.0, 0.0, 0.0)   # that ink's hue (circular mean), saturation and value (upper quartiles)
 
     @property
     def inside_field(self) -> bool:
@@ -106,13 +107,14 @@ def _ink_mask(hsv: np.ndarray, colour: str, palette: tuple) -> np.ndarray:
 
 def ink_of(hsv: np.ndarray, colour: str | None, palette: tuple) -> tuple:
     """(hue, saturation, value) of the (n, 3) HSV pixels that are ink of `colour`: the hue's
-    circular mean (red wraps round 0), the others' medians; (0, 0, 0) where there are none."""
+    circular mean (red wraps round 0), the others' upper quartiles; (0, 0, 0) where there are none."""
     m = _ink_mask(hsv, colour, palette) if colour is not None else np.zeros(len(hsv), bool)
     if not m.any():
         return (0.0, 0.0, 0.0)
     a = hsv[m, 0] * (np.pi / 90.0)
     hue = float(np.degrees(np.arctan2(np.sin(a).mean(), np.cos(a).mean())) / 2.0) % 180.0
-    return (hue, float(np.median(hsv[m, 1])), float(np.median(hsv[m, 2])))
+    # the upper quartile: the ink's own tone, not the dark rims of a numeral's black outline
+    return (hue, float(np.percentile(hsv[m, 1], INK_Q)), float(np.percentile(hsv[m, 2], INK_Q)))
 
 
 def card_ink(card_bgr: np.ndarray, colour: str, palette: tuple) -> tuple | None:
