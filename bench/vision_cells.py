@@ -95,7 +95,8 @@ def table_only(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.inpaint(img, mask, 5, cv2.INPAINT_TELEA)
 
 
-INSIDE_CELLS = (("cut 6%", 0.06, None), ("cut 10%", 0.10, None), ("4:3 frame", 0.06, 4 / 3))
+# (and a photo cropped to its card a little inside its outer edge, the margin running off the picture)
+INSIDE_CELLS = (("cut 6%", 0.06, None), ("cut 10%", 0.10, None), ("4:3 frame", 0.06, 4 / 3), ("cropped 3%", 0.03, None))
 INSIDE_W = 600                             # pixels of the card's width in an inside-the-card picture
 
 

@@ -3,6 +3,8 @@ card, unsure (vision/locate/inside.py, the recognizer's _inside_card): no outlin
 in view, and the locators found nothing or the print's oval, which read as another card."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -113,3 +115,78 @@ def test_where_nothing_was_found_a_card_filling_the_picture_is_read_whole_unsure
     import vision.recognizer as recognizer
     monkeypatch.setattr(recognizer, "INSIDE_CARD", False)
     assert rec.read(pic) == []
+
+
+def test_a_card_on_a_cloth_of_its_colour_keeps_its_reading(rec):
+    # the band is the cloth, of the card's colour: a card of another ink stays sure; one whose ink
+    # the cloth matches is held unsure, but keeps its card (the cloth read whole is a red skip)
+    for cloth, sure in (((30, 30, 150), True), ((20, 20, 110), True), ((60, 60, 200), False)):
+        canvas = Canvas(np.full((480, 640, 3), cloth, np.uint8))
+        canvas.img += np.random.default_rng(3).integers(0, 12, canvas.img.shape, dtype=np.uint8)
+        canvas.place(render_card("red-4", "uno", size=(112, 174)), (320, 240), 10, 260, "red-4", shadow=0)
+        band = inside.band_of(canvas.img, HUE_BUCKETS)
+        assert band.colour == "red" and band.inside_field
+        got = rec.read(canvas.img)
+        assert got and got[0].card == "red-4" and got[0].sure == sure, cloth
+
+
+
+def _gingham(bgr: tuple) -> np.ndarray:
+    """A 640x480 gingham cloth: white, and bands of `bgr` crossed by bands of it a little darker."""
+    img = np.full((480, 640, 3), 235, np.uint8)
+    for x in range(0, 640, 80):
+        img[:, x:x + 40] = bgr
+    for y in range(0, 480, 80):
+        img[y:y + 40, :] = (np.asarray(bgr, np.float32) * 0.85).astype(np.uint8)
+    return img
+
+
+def test_cards_on_a_gingham_of_their_very_ink_are_kept_and_the_cloth_is_not_read_as_a_card(rec, monkeypatch):
+    # the cloth's blue is the cards' own: the band is a card's field, and both cards are held as if
+    # they were its oval; but two cards apart are no oval, and the cloth read whole (a blue +2) is
+    # no card: they stay, unsure
+    face = render_card("blue-6", "uno", size=(112, 174))
+    hsv = cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_RGB2HSV).reshape(-1, 3)
+    blue = np.median(face[..., :3].reshape(-1, 3)[hsv[:, 1] > 150], axis=0)[::-1]
+    canvas = Canvas(_gingham(tuple(int(c) for c in blue)))
+    canvas.place(face, (200, 200), 10, 90, "blue-6", shadow=0)
+    canvas.place(render_card("blue-9", "uno", size=(112, 174)), (440, 260), -20, 90, "blue-9", shadow=0)
+    assert inside.band_of(canvas.img, HUE_BUCKETS).inside_field
+    got = rec.read(canvas.img)
+    assert sorted(r.card for r in got) == ["blue-6", "blue-9"] and not any(r.sure for r in got)
+    import vision.recognizer as recognizer
+    monkeypatch.setattr(recognizer, "_one_large", lambda readings, bgr: True)
+    whole = rec.read(canvas.img)      # without the guard: the cloth read whole, in the cards' place
+    assert len(whole) == 1 and whole[0].card not in ("blue-6", "blue-9")
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+
+
+@pytest.mark.skipif(not (SHARED / "real-uno-dev2" / "on-black" / "labels.csv").exists(),
+                    reason="development photos not present")
+@pytest.mark.parametrize("folder, name, card, cell", [
+    # all that was found within is the oval, read unsure as a card cut at its ends (a 0 as a 7)
+    ("real-uno-dev", "r0.jpg", "red-0", "cut 10%"),
+    # ... or read, unsure, as a wild draw four (the filled-oval print's oval, its numeral cut)
+    ("real-uno-dev2/on-black", "red-reverse-2.jpg", "red-reverse", "4:3 frame"),
+    # a reading of the field's colour in another ink (the green numeral, outlined in black, paler
+    # than its field), unsure, against the picture read whole at 0.99
+    ("real-uno-dev2/on-black", "green-8-1.jpg", "green-8", "4:3 frame"),
+    # a photo cropped to its card just inside its outer edge: its oval, found, read a 9 as a 6
+    ("real-uno-dev2/hand-held", "blue-9-1.jpg", "blue-9", "cropped 3%"),
+])
+def test_real_photos_taken_inside_or_cropped_to_their_card_read_whole_where_only_the_oval_was_found(rec, monkeypatch, folder, name,
+                                                                                       card, cell):
+    from tests.helpers import load_bench
+    vc = load_bench("vision_cells")
+    inset, aspect = next((i, a) for c, i, a in vc.INSIDE_CELLS if c == cell)
+    img = cv2.imread(str(SHARED / folder / name))
+    first = rec.read(img)
+    assert first and first[0].card == card
+    pic = vc.inside_frame(img, first[0].quad.pts, inset, aspect)
+    got = rec.read(pic)
+    assert got and got[0].card == card and not got[0].sure
+    import vision.recognizer as recognizer
+    monkeypatch.setattr(recognizer, "INSIDE_CARD", False)
+    alone = rec.read(pic)
+    assert alone and alone[0].card != card       # what the locators found is not the card

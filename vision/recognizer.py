@@ -121,7 +121,9 @@ INSIDE_CARD = True       # a photo taken inside one card's coloured field (its m
                          # readings of that colour found within it held unsure (the print's oval outlined as a card),
                          # and so has a photo where nothing was found whose card runs off its edges ...
 INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's white, where that reads this surely
-INSIDE_STRONG = 0.9      # ... in place of what was found within it where it reads this surely (always unsure)
+INSIDE_STRONG = 0.9      # ... in place of a reading of another ink found within it where it reads this surely
+                         # (of its oval, where it reads INSIDE_LEAST; always unsure)
+ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this share of the picture (_one_large)
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 
@@ -815,21 +817,42 @@ class Recognizer:
         coloured field (locate/inside.py): a phone held so close that no edge of the card is in view.
         What was found within such a photo is its print's oval or circle, held unsure (INSIDE_CARD);
         the photo read whole, padded with its paper's white, goes unsure too: its outline is a guess.
-        So too a photo where nothing was found whose card fills it, its margin running off its edges."""
+        So too a photo whose card fills it, its margin running off its edges, where nothing was found
+        or only unsure readings of its colour (the oval inside the cropped card)."""
         band = inside.band_of(inside.work_size(bgr, inside.LOOK_SIDE)[0], self.palette)
         if band.inside_field:
             # what was found of the band's very ink is the print's oval inside the card (not a card
-            # lying on felt or wood of its colour, whose ink differs)
-            oval = [r for r in readings if self.deck.cards[r.card].color == band.colour and inside.same_ink(
+            # lying on felt or wood of its colour, whose ink differs), read as a card of that colour
+            # or, unsure, as a wild (the filled-oval print's oval, its numeral cut, as the wild draw
+            # four; a wild read sure on felt of one of its colours is a wild)
+            oval = [r for r in readings if (self.deck.cards[r.card].color == band.colour or (
+                self.deck.cards[r.card].color is None and not r.sure)) and inside.same_ink(
                 band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour, self.palette))]
             held = {id(r) for r in oval}
-            # a card read sure, or a coloured card that is no part of the band's: not a photo of one card
-            other = any(id(r) not in held and (r.sure or self.deck.cards[r.card].color is not None) for r in readings)
+            # a card read sure, or a card of another colour: not a photo of one card. (A reading of
+            # the band's colour in another ink, unsure, is weighed against the photo read whole: the
+            # filled-oval print's green numeral, outlined in black, is paler than its field)
+            other = any(id(r) not in held and (r.sure or self.deck.cards[r.card].color not in (band.colour, None))
+                        for r in readings)
             readings = [replace(r, confidence=min(r.confidence, BELOW_MAX)) if id(r) in held else r for r in readings]
             if other:
                 return readings
-        elif readings or not band.card_to_edges:
+            # (a held reading that was sure may be a card lying on felt of its very ink: a red 4 on
+            # a pale red cloth, whose picture read whole is a red skip)
+            # (and what was found is one thing, large: cards lying about a cloth of their ink, a blue
+            # gingham, are held too, and the cloth read whole is no card)
+            only_oval = len(oval) == len(readings) and not any(r.sure for r in oval) and _one_large(oval, bgr)
+        elif not band.card_to_edges:
             return readings
+        elif len(readings) > 1 or not _one_large(readings, bgr) or any(
+                r.sure or self.deck.cards[r.card].color not in (band.colour, None) for r in readings):
+            return readings           # (two cards found, or one small: a table, not one card)
+        else:
+            # a card filling the picture, its margin running off the edges (a photo cropped to the
+            # card): nothing held, for what was found may be the card itself; the picture read whole
+            # stands where nothing was found, or against one unsure reading of its colour, strongly
+            # (the filled-oval print cropped 2-3% inside its edge: its oval's 9 read as a 6)
+            only_oval = not readings
         work, k = inside.work_size(bgr)
         if inside.centre_ink(work, band.colour, self.palette) < inside.CENTRE_INK:
             return readings           # a plain cloth of a card's colour
@@ -838,10 +861,14 @@ class Recognizer:
         if card is None or self.deck.cards[card].color != band.colour:
             return readings
         chance = self.calibration(conf)
-        # (where what was found within it reads the same card, the two agree: the card's edge is the picture's)
+        # where all that was found within it is its oval, or reads the same card, the photo read whole
+        # stands (the oval's reading is of a card cut at its ends: a 0 as a 7, a skip as a +2);
+        # against a reading of another ink, only where it reads strongly
         agreed = any(r.card == card for r in readings)
-        if chance < INSIDE_LEAST or (readings and chance < INSIDE_STRONG and not agreed):
+        if chance < INSIDE_LEAST or (chance < INSIDE_STRONG and not (only_oval or agreed)):
             return readings
+        if agreed and not band.inside_field:
+            return readings           # the card found, whole: its own outline
         # the card's outer edge beyond the picture, in the picture's pixels
         outline = ((quad - p) / k).astype(np.float32)
         return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
@@ -912,6 +939,19 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.
     if border.depth <= 0:
         return []
     return [(card_round(q.pts, border.depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
+
+
+def _one_large(readings: list[Reading], bgr: np.ndarray) -> bool:
+    """Whether the readings are of one thing, large (ONE_LARGE of the picture or more, the others
+    overlapping it): the oval found inside a card (the bench's inside frames, 245 of them: 0.08 of
+    the picture at least), not cards lying about a table (from above 1-5% each, apart)."""
+    if not readings:
+        return True
+    area = [abs(cv2.contourArea(r.quad.pts.astype(np.float32))) for r in readings]
+    hulls = [cv2.convexHull(r.quad.pts.astype(np.float32)) for r in readings]
+    big = hulls[int(np.argmax(area))]
+    return max(area) >= ONE_LARGE * bgr.shape[0] * bgr.shape[1] and all(
+        cv2.intersectConvexConvex(big, h)[0] > 0 for h in hulls)
 
 
 def _lookalikes(a: str | None, b: str | None) -> bool:
