@@ -820,20 +820,25 @@ class Recognizer:
         So too a photo whose card fills it, its margin running off its edges, where nothing was found
         or only unsure readings of its colour (the oval inside the cropped card)."""
         band = inside.band_of(inside.work_size(bgr, inside.LOOK_SIDE)[0], self.palette)
+
+        def colour(r: Reading) -> str | None:
+            return self.deck.cards[r.card].color
+
+        def foreign(r: Reading) -> bool:
+            # a card read sure, or a card of another colour than the band's (a wild may be the oval)
+            return r.sure or colour(r) not in (band.colour, None)
         if band.inside_field:
             # what was found of the band's very ink is the print's oval inside the card (not a card
             # lying on felt or wood of its colour, whose ink differs), read as a card of that colour
             # or, unsure, as a wild (the filled-oval print's oval, its numeral cut, as the wild draw
             # four; a wild read sure on felt of one of its colours is a wild)
-            oval = [r for r in readings if (self.deck.cards[r.card].color == band.colour or (
-                self.deck.cards[r.card].color is None and not r.sure)) and inside.same_ink(
+            oval = [r for r in readings if (colour(r) == band.colour or (colour(r) is None and not r.sure)) and inside.same_ink(
                 band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour, self.palette))]
             held = {id(r) for r in oval}
             # a card read sure, or a card of another colour: not a photo of one card. (A reading of
             # the band's colour in another ink, unsure, is weighed against the photo read whole: the
             # filled-oval print's green numeral, outlined in black, is paler than its field)
-            other = any(id(r) not in held and (r.sure or self.deck.cards[r.card].color not in (band.colour, None))
-                        for r in readings)
+            other = any(id(r) not in held and foreign(r) for r in readings)
             readings = [replace(r, confidence=min(r.confidence, BELOW_MAX)) if id(r) in held else r for r in readings]
             if other:
                 return readings
@@ -844,8 +849,7 @@ class Recognizer:
             only_oval = len(oval) == len(readings) and not any(r.sure for r in oval) and _one_large(oval, bgr)
         elif not band.card_to_edges:
             return readings
-        elif len(readings) > 1 or not _one_large(readings, bgr) or any(
-                r.sure or self.deck.cards[r.card].color not in (band.colour, None) for r in readings):
+        elif len(readings) > 1 or not _one_large(readings, bgr) or any(foreign(r) for r in readings):
             return readings           # (two cards found, or one small: a table, not one card)
         else:
             # a card filling the picture, its margin running off the edges (a photo cropped to the
@@ -947,11 +951,9 @@ def _one_large(readings: list[Reading], bgr: np.ndarray) -> bool:
     the picture at least), not cards lying about a table (from above 1-5% each, apart)."""
     if not readings:
         return True
-    area = [abs(cv2.contourArea(r.quad.pts.astype(np.float32))) for r in readings]
-    hulls = [cv2.convexHull(r.quad.pts.astype(np.float32)) for r in readings]
-    big = hulls[int(np.argmax(area))]
-    return max(area) >= ONE_LARGE * bgr.shape[0] * bgr.shape[1] and all(
-        cv2.intersectConvexConvex(big, h)[0] > 0 for h in hulls)
+    big = max(readings, key=lambda r: r.quad.area).quad
+    return big.area >= ONE_LARGE * bgr.shape[0] * bgr.shape[1] and all(
+        quad_iou(big.pts, r.quad.pts) > 0 for r in readings)
 
 
 def _lookalikes(a: str | None, b: str | None) -> bool:
