@@ -15,6 +15,9 @@ Cells (groups for --cells):
   overexposed the same real photos 2.5 times as bright, clipped (a lamp or the sun on a glossy card,
              a phone exposing for a dark table: a clipped red turns orange, a green cyan);
   washed     the same real photos at half their saturation (haze, a lamp's glare, a cheap webcam);
+  hued       the same real photos with every hue turned HUE_TURN (10) degrees, every other photo the
+             other way (another print's inks: a red printed orange, a green printed teal; a phone's
+             colour processing); white stays white, so the white balance cannot undo it;
   glare      the same real photos with a lamp's or a flash's reflection on the card (bench/vision_cells.py
              glare: a soft near-white spot of 0.25-0.5 the card's short side within 0.3 of its centre,
              0.8-1.0 strong), placed on the outline the recognizer finds in the photo as it is (a photo
@@ -65,7 +68,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,glare,inside,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,hued,glare,inside,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
 
@@ -112,12 +115,13 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "hued", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
           "scenes", "synthetic", "lopo")
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
 WASH = 0.5        # the washed cell: each pixel's saturation times this
+HUE_TURN = 10     # the hued cell: degrees every hue is turned, up and down by turns
 SQUASH = 640    # the squashed cell: a real photo resized to this square, aspect not kept (a dataset's export)
 
 
@@ -168,15 +172,32 @@ def washed(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
+def hue_turned(img: np.ndarray, degrees: float) -> np.ndarray:
+    """A photo with every pixel's hue turned by `degrees` (saturation and value kept)."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV_FULL)
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + round(degrees * 256 / 360)) % 256).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR_FULL)
+
+
+def hued(img: np.ndarray, i: int) -> np.ndarray:
+    """The i-th photo of a folder with its hues turned HUE_TURN degrees, up for even i, down for odd."""
+    return hue_turned(img, HUE_TURN if i % 2 == 0 else -HUE_TURN)
+
+
 def real(rec: Recognizer, folder: Path, cell: str, step: int = 1,
          altered=None) -> tuple[list[dict], list[dict]]:
-    """The photos of a folder as they are, or `altered` (squashed, mirrored, overexposed, washed)."""
+    """The photos of a folder as they are, or `altered` (squashed, mirrored, overexposed, washed;
+    hued, which is given the photo's index as well)."""
     items, outside = [], []
     for i, (name, truth) in enumerate(real_rows(folder)):
         if i % step:
             continue
         img = cv2.imread(str(folder / name))
-        got, conf, sure = first_reading(rec, altered(img) if altered else img)
+        if altered is hued:
+            img = hued(img, i)
+        elif altered:
+            img = altered(img)
+        got, conf, sure = first_reading(rec, img)
         if truth is None or truth not in rec.deck.cards:
             outside.append({"cell": cell, "image": name, "read": got, "confidence": round(conf, 3)})
         else:
@@ -478,7 +499,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,glare,inside,sweep,transplant,tables,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,hued,glare,inside,sweep,transplant,tables,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -554,7 +575,7 @@ def main(argv=None) -> int:
                 res["notes"].append(f"{cell}: {folder} not found, skipped")
         res["not_in_deck"] = outside
     for group, altered in (("squashed", squashed), ("mirrored", mirrored), ("overexposed", overexposed),
-                           ("washed", washed)):
+                           ("washed", washed), ("hued", hued)):
         if group not in groups or not uno_family:
             continue
         for cell, folder in ((f"{group} real-uno-dev", Path(args.real)), (f"{group} on-black", Path(args.real2) / "on-black"),

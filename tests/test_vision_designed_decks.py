@@ -158,10 +158,10 @@ def test_camera_views_outline_error_scales_how_much_of_the_table_the_warp_takes_
 
 def test_hue_margin_is_the_distance_to_the_nearest_edge_with_another_colour():
     from vision.read.colour import hue_margin
-    # UNO yellow is 11..40: a median of 26 lies 14 from the edge at 40 and 15 from 11
-    assert hue_margin(np.array([25, 26, 27]), "yellow", HUE_BUCKETS) == 14.0
-    # UNO red wraps (140..180 and 0..11): 178 counts as -2, the median of 2, 3, -2 is 2, 9 from 11
-    assert hue_margin(np.array([2, 3, 178]), "red", HUE_BUCKETS) == 9.0
+    # UNO yellow is 14..40: a median of 26 lies 12 from the edge at 14 and 14 from 40
+    assert hue_margin(np.array([25, 26, 27]), "yellow", HUE_BUCKETS) == 12.0
+    # UNO red wraps (140..180 and 0..14): 178 counts as -2, the median of 2, 3, -2 is 2, 12 from 14
+    assert hue_margin(np.array([2, 3, 178]), "red", HUE_BUCKETS) == 12.0
     # snake-cup orange is 6.8..20.2 (by hand, test above): its middle, 13.5, is 6.7 from both edges
     pal = palette_for("snake-cup")
     lo, hi = dict((n, r) for n, r in pal)["orange"]

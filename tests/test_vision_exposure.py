@@ -31,8 +31,18 @@ def votes(all_top: str, unclipped_top: str, pixels: int, clipped: int, towards: 
 def test_the_unclipped_pixels_name_the_colour_where_the_two_disagree():
     # a red clipped in red looks yellow: the unclipped pixels' red is the way clipping moved it from
     assert clip_checked(votes("yellow", "red", UNCLIPPED_MIN, 900, towards=("red",))) == ("red", 0.8, 6.0)
-    # where they agree nothing changes
-    assert clip_checked(votes("red", "red", 400, 900)) == ("red", 0.9, 9.0)
+    # where they agree and most of the ink is unclipped, nothing changes
+    assert clip_checked(votes("red", "red", 900, 400)) == ("red", 0.9, 9.0)
+
+
+def test_where_most_ink_is_clipped_the_unclipped_pixels_say_how_sure_the_colour_is():
+    # they agree with all the pixels, but the clipped ones' hue is where clipping left it (a blue
+    # clipped in blue and green is cyan, on the edge with green): the unclipped share and margin
+    assert clip_checked(votes("blue", "blue", 63, 2434, towards=())) == ("blue", 0.9, 6.0)
+    # and how much of the card is that colour where clipping moved the others' hue away from it
+    assert clip_checked(votes("red", "red", 63, 2434, towards=("red",))) == ("red", 0.8, 6.0)
+    # under UNCLIPPED_MIN of them, as before: the colour is in doubt
+    assert clip_checked(votes("blue", "blue", UNCLIPPED_MIN - 1, 2434, towards=())) == ("blue", 0.9, 0.0)
 
 
 def test_unclipped_pixels_of_another_colour_than_the_clipped_channel_s_do_not_overrule():
@@ -49,9 +59,9 @@ def test_a_colour_read_from_clipped_pixels_alone_is_in_doubt():
 
 def test_a_red_field_clipped_into_orange_is_read_red_from_its_shadowed_part():
     # a red card's field (BGR): the lit part overexposed, red clipped and green lifted towards
-    # yellow (hue 14 of 180 after clipping: the yellow range); its lower part in shade, unclipped
+    # yellow (hue 15 of 180 after clipping: the yellow range); its lower part in shade, unclipped
     card = np.full((96, 64, 3), 250, np.uint8)                 # paper round it
-    card[12:84, 8:56] = (40, 130, 255)                         # clipped: read as yellow
+    card[12:84, 8:56] = (40, 150, 255)                         # clipped: read as yellow
     card[62:84, 8:56] = (30, 45, 200)                          # in shade: red
     v = colour_votes(card)
     assert max(v["votes"], key=v["votes"].get) == "yellow"     # all the ink pixels say yellow
@@ -83,7 +93,7 @@ def test_unclipped_pixels_pick_the_side_where_the_clipped_ink_sits_on_the_border
 
 
 def cyan_clipped_card(shade_bgr) -> np.ndarray:
-    """A card whose lit field is clipped to cyan (hue 90: the edge of green and blue at 88), its
+    """A card whose lit field is clipped to cyan (hue 90: the edge of green and blue), its
     lower strip in shade, unclipped, in `shade_bgr`."""
     card = np.full((96, 64, 3), 240, np.uint8)                 # paper round it, unclipped
     card[12:84, 8:56] = (255, 255, 90)                         # clipped in blue and green: cyan
@@ -157,9 +167,16 @@ def test_an_overexposed_photo_with_no_unclipped_ink_is_not_read_sure_in_another_
 def test_an_overexposed_teal_green_is_read_green_not_blue(rec, path, truth, monkeypatch):
     got = rec.read(brightened(path, 2.5))
     assert got and got[0].card == truth and not got[0].sure    # right, and still in doubt
+    if path.name in RANGE_ALONE:
+        return
     monkeypatch.setattr(colour, "on_the_border", lambda v: False)
     got = rec.read(brightened(path, 2.5))
     assert got and got[0].card.split("-")[0] == "blue"         # what it read before
+
+
+# since the green/blue edge moved from 88 to 90 (session 57, colour.HUE_BUCKETS) this one's clipped
+# cyan, hue 89-90, is green by most of its pixels without the border's rule
+RANGE_ALONE = {"green-1-1.jpg"}
 
 
 def veiled(path: Path, keep: float) -> np.ndarray:

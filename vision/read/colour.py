@@ -15,9 +15,11 @@ import numpy as np
 from ..quantile import percentile
 
 # A palette: (colour name, OpenCV hue range lo..hi) buckets over 0..180; red wraps around 0.
-# The UNO family's ranges were tuned on the real development photos, so they stay as measured;
-# the designed decks' palettes are derived from their printed colours (palette_for).
-HUE_BUCKETS = (("red", (0, 11)), ("yellow", (11, 40)), ("green", (40, 88)), ("blue", (88, 140)), ("red", (140, 181)))
+# The UNO family's red/yellow and green/blue edges lie halfway between the inks measured on the real
+# development photos, white-balanced (card medians: red 0-6, yellow 21-27, green 74-84, blue
+# 96-106), so another print's inks have room either way; the designed decks' palettes are derived
+# from their printed colours (palette_for).
+HUE_BUCKETS = (("red", (0, 14)), ("yellow", (14, 40)), ("green", (40, 90)), ("blue", (90, 140)), ("red", (140, 181)))
 COLOURS = ("red", "yellow", "green", "blue")
 MEASURED_PALETTES = {"uno": HUE_BUCKETS, "ono": HUE_BUCKETS}
 
@@ -67,7 +69,7 @@ def white_balance(card_bgr: np.ndarray) -> np.ndarray:
     """Scale the channels so the card's brightest paper (its border, a white oval) is neutral grey.
     The paper: the brightest tenth of its unclipped, not strongly coloured pixels. A lamp's glare,
     clipped white whatever the light, made the reference when it was taken from all pixels, and a
-    bluish lamp went uncorrected: one print's teal green (hue 78-83, the edge at 88) read blue
+    bluish lamp went uncorrected: one print's teal green (hue 78-83, the edge then at 88) read blue
     (hue 93 on a transplanted close-up; 87 from the paper). Where nearly all the paper is clipped
     (a clean render, an overexposed photo), the brightest tenth of all pixels, as before."""
     f = card_bgr.astype(np.float32)
@@ -226,6 +228,13 @@ def clip_checked(v: dict) -> tuple[str, float, float]:
     if u["pixels"] >= UNCLIPPED_MIN:
         if u["colour"] != colour and u["colour"] in u["towards"]:
             return u["colour"], u["share"], u["hue_margin"]
+        if u["colour"] == colour and u["clipped"] > u["pixels"]:
+            # most of the ink clipped, the rest agreeing: the clipped pixels' hue is where clipping
+            # left it (a blue clipped in blue and green is cyan, hue 90, on the edge with green),
+            # so the unclipped ones say how far inside its range the colour lies; and how much of
+            # the card is that colour where clipping moved the rest away from it (`towards`), not
+            # where a few dark pixels of one colour lie among clipped others (a wild's blue quarter)
+            return colour, u["share"] if colour in u["towards"] else share, u["hue_margin"]
     elif u["clipped"] > u["pixels"]:
         margin = 0.0
     if on_the_border(v):
@@ -236,7 +245,7 @@ def clip_checked(v: dict) -> tuple[str, float, float]:
 def on_the_border(v: dict) -> bool:
     """Whether mostly clipped ink reads on the border of its colour's range, and its unclipped
     pixels name the colour across that border. A green clipped in green and blue is cyan (hue 90,
-    the edge with blue at 88) and a blue clipped in both the same: the clipped pixels cannot tell
+    the edge with blue) and a blue clipped in both the same: the clipped pixels cannot tell
     the two apart, the darker unclipped ones at the field's edges and shadows can, however few (the
     on-black print's teal greens at 2.5 times their exposure: 2-18 unclipped pixels, every one
     green, read blue before; its blues' 22-244 every one blue). Not for a hue well inside its range,
