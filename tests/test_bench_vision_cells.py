@@ -161,6 +161,20 @@ def test_the_overexposed_and_washed_photos_are_what_their_cells_say():
     assert abs(washed[1] - s * 0.5) <= 2 and abs(int(washed[2]) - 200) <= 1
 
 
+def test_the_hued_photos_turn_every_hue_and_keep_white():
+    va = load_bench("vision_accuracy")
+    img = np.zeros((2, 4, 3), np.uint8)
+    img[:, :2] = (0, 0, 255)                                     # pure red, hue 0 (BGR)
+    img[:, 2:] = 255                                             # white
+    up, down = va.hued(img, 0), va.hued(img, 1)
+    hsv = cv2.cvtColor(up, cv2.COLOR_BGR2HSV_FULL).astype(int)
+    assert abs(hsv[0, 0, 0] * 360 / 256 - 10) <= 2.0            # turned 10 degrees up (hue in 1.4-degree steps)
+    assert hsv[0, 0, 1] >= 250 and hsv[0, 0, 2] == 255           # saturation and value kept
+    hsv = cv2.cvtColor(down, cv2.COLOR_BGR2HSV_FULL).astype(int)
+    assert abs(hsv[0, 0, 0] * 360 / 256 - 350) <= 2.0           # the next photo 10 degrees down
+    assert (up[:, 2:] == 255).all() and (down[:, 2:] == 255).all()   # white stays white
+
+
 def test_a_table_scene_of_given_faces_lays_out_those_faces_where_its_labels_say():
     # the tables cell: generate.compose with real faces instead of renders; here two plain faces of
     # colours no render has (a pure magenta and a pure cyan field in a white margin)
