@@ -15,6 +15,9 @@ Cells (groups for --cells):
   overexposed the same real photos 2.5 times as bright, clipped (a lamp or the sun on a glossy card,
              a phone exposing for a dark table: a clipped red turns orange, a green cyan);
   washed     the same real photos at half their saturation (haze, a lamp's glare, a cheap webcam);
+  toned      the same real photos through a contrasty tone curve, each channel to the power TONE (2):
+             mid-tones darkened, white kept (a phone's tone curve, a photo exposed for a lamp's
+             bright white), a dark green field at a sixth of its paper;
   hued       the same real photos with every hue turned HUE_TURN (10) degrees, every other photo the
              other way (another print's inks: a red printed orange, a green printed teal; a phone's
              colour processing); white stays white, so the white balance cannot undo it;
@@ -68,7 +71,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,hued,glare,inside,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
 
@@ -115,12 +118,13 @@ import vision_cells as vc  # noqa: E402
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
-GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "hued", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
+GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "toned", "hued", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
           "scenes", "synthetic", "lopo")
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
 WASH = 0.5        # the washed cell: each pixel's saturation times this
+TONE = 2.0        # the toned cell: each channel (0..1) to this power
 HUE_TURN = 10     # the hued cell: degrees every hue is turned, up and down by turns
 SQUASH = 640    # the squashed cell: a real photo resized to this square, aspect not kept (a dataset's export)
 
@@ -172,6 +176,12 @@ def washed(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
+def toned(img: np.ndarray) -> np.ndarray:
+    """A photo with each channel (0..1) raised to the power TONE: darker mid-tones, white kept."""
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** TONE + 0.5, 0, 255).astype(np.uint8)
+    return cv2.LUT(img, lut)
+
+
 def hue_turned(img: np.ndarray, degrees: float) -> np.ndarray:
     """A photo with every pixel's hue turned by `degrees` (saturation and value kept)."""
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV_FULL)
@@ -186,7 +196,7 @@ def hued(img: np.ndarray, i: int) -> np.ndarray:
 
 def real(rec: Recognizer, folder: Path, cell: str, step: int = 1,
          altered=None) -> tuple[list[dict], list[dict]]:
-    """The photos of a folder as they are, or `altered` (squashed, mirrored, overexposed, washed;
+    """The photos of a folder as they are, or `altered` (squashed, mirrored, overexposed, washed, toned;
     hued, which is given the photo's index as well)."""
     items, outside = [], []
     for i, (name, truth) in enumerate(real_rows(folder)):
@@ -499,7 +509,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,hued,glare,inside,sweep,transplant,tables,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,transplant,tables,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -575,7 +585,7 @@ def main(argv=None) -> int:
                 res["notes"].append(f"{cell}: {folder} not found, skipped")
         res["not_in_deck"] = outside
     for group, altered in (("squashed", squashed), ("mirrored", mirrored), ("overexposed", overexposed),
-                           ("washed", washed), ("hued", hued)):
+                           ("washed", washed), ("toned", toned), ("hued", hued)):
         if group not in groups or not uno_family:
             continue
         for cell, folder in ((f"{group} real-uno-dev", Path(args.real)), (f"{group} on-black", Path(args.real2) / "on-black"),

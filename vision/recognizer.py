@@ -43,6 +43,7 @@ COLOURED_MIN = 0.15     # the share of a card's face in ink under which it has n
 SCENE_BALANCE = True    # a photo where nothing was found is read again white-balanced as a whole
 BALANCED_UNSURE = True  # ... and what it reads then goes to the table unsure
 WASHED_OUT = True       # a card with no colour at the bar is looked at again with a faint print's bar
+DARK_INK = True         # ... and then with dark ink told from black by its chroma (colour.DARK_CHROMA)
 HUE_SURE = 4.0          # hue units inside its colour's range beyond which a card's colour is not in doubt
 CONFIRM_THRESHOLD = 0.6  # below this a play is sent unconfirmed (tuned on synthetic + dev photos)
 TEXT_DECKS = ("uno", "ono")   # decks whose cards print numerals, +2 and +4 for the text reader
@@ -345,6 +346,13 @@ class Recognizer:
             pale = colour_votes(card_bgr, palette=self.palette, pale_ink=True)
             if pale["coloured"] >= COLOURED_MIN:
                 v = pale
+        if DARK_INK and not self.pale_ink and v["coloured"] < COLOURED_MIN:
+            # or its ink far darker than its paper: a contrasty tone curve (a phone's, or a photo
+            # exposed for a lamp's bright white) left a dark green field at a sixth of the paper's
+            # brightness, under the bar, and greens were read as wilds (real photos at gamma 2)
+            dark = colour_votes(card_bgr, palette=self.palette, dark_ink=True)
+            if dark["coloured"] >= COLOURED_MIN:
+                v = dark
         colour, colour_share, margin = clip_checked(v)
         colour_share = colour_share if v["coloured"] >= COLOURED_MIN else 0.0
         # a hue close to the edge of its colour's range is a doubtful colour (orange against

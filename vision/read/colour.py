@@ -114,11 +114,17 @@ def scene_balance(bgr: np.ndarray) -> np.ndarray | None:
     return np.clip(bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
+DARK_CHROMA = 0.12   # dark ink: its chroma (greatest channel less least) at least this share of the paper
+
+
 def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE_BUCKETS,
-                 pale_ink: bool = False) -> dict:
+                 pale_ink: bool = False, dark_ink: bool = False) -> dict:
     """Fractions of the card's saturated pixels per colour of `palette` (hue buckets, see
     palette_for; the UNO colours by default), plus dark and colourful fractions. `pale_ink`: the
-    card may be printed faintly (a home printer's draft mode), see saturated_enough."""
+    card may be printed faintly (a home printer's draft mode), see saturated_enough. `dark_ink`:
+    its ink may be far darker than its paper (a contrasty tone curve, a photo exposed for a lamp's
+    bright white): ink is told from black by its chroma against the paper (DARK_CHROMA), not by
+    its brightness."""
     h, w = card_bgr.shape[:2]
     my, mx = int(h * margin), int(w * margin)
     balanced = white_balance(card_bgr)
@@ -131,7 +137,13 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
     # the card's paper: the whole warp's brightest (its margin, its oval)
     paper = percentile(whole[..., 2], 97)
     light = shade(whole, paper)[my:h - my, mx:w - mx].reshape(-1) if SHADE else np.ones(len(val), np.float32)
-    coloured = (sat > saturated_enough(sat, pale_ink)) & (val > np.maximum(15.0, 0.28 * percentile(val, 95) * light))
+    if dark_ink:
+        # chroma = saturation x value: a dark green field's is a sixth of the paper and more, a
+        # black's JPEG noise under a tenth, however saturated its few grey levels look
+        bar = DARK_CHROMA * 255.0 * percentile(val, 95) * light
+        coloured = (sat > saturated_enough(sat, pale_ink)) & (val > 15.0) & (sat * val > bar)
+    else:
+        coloured = (sat > saturated_enough(sat, pale_ink)) & (val > np.maximum(15.0, 0.28 * percentile(val, 95) * light))
     votes = _shares(hue, coloured, palette)
     top = max(votes, key=votes.get)
     # a pixel with a channel clipped (in the photo, or by the white balance's gain) has lost the
