@@ -161,6 +161,14 @@ def test_the_overexposed_and_washed_photos_are_what_their_cells_say():
     assert abs(washed[1] - s * 0.5) <= 2 and abs(int(washed[2]) - 200) <= 1
 
 
+def test_the_toned_photos_darken_mid_tones_and_keep_white():
+    va = load_bench("vision_accuracy")
+    img = np.array([[[255, 128, 0], [60, 140, 40]]], np.uint8)
+    out = va.toned(img).astype(int)
+    assert list(out[0, 0]) == [255, 64, 0]                       # (128/255)^2 x 255 = 64.3
+    assert list(out[0, 1]) == [14, 77, 6]                        # a green field: 60 -> 14, 140 -> 77, 40 -> 6
+
+
 def test_the_hued_photos_turn_every_hue_and_keep_white():
     va = load_bench("vision_accuracy")
     img = np.zeros((2, 4, 3), np.uint8)
