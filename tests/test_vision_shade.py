@@ -9,6 +9,7 @@ import pytest
 
 import vision.read.colour as colour
 import vision.read.glare as glare
+import vision.recognizer as recognizer
 from vision.read.colour import colour_votes, shade
 from vision.recognizer import COLOURED_MIN, GLARE_SHARE, Recognizer
 
@@ -89,10 +90,23 @@ def test_a_real_green_card_under_a_hand_s_shadow_is_read(shade_off, monkeypatch)
     # about half the light; both its numerals read "2", its colour lost: read as a wild draw four
     pic = swept_photo(HAND_HELD, "green-2-1.jpg", "cast shadow @60%", 17191)
     rec = Recognizer("uno")
+    # the dark-ink look (session 57) finds the shadowed field's colour too: off, to see SHADE alone
+    monkeypatch.setattr(recognizer, "DARK_INK", False)
     assert rec.read(pic)[0].card != "green-2"
     monkeypatch.setattr(colour, "SHADE", True)
     first = rec.read(pic)[0]
     assert first.card == "green-2" and first.sure
+    # with both, as the app reads it
+    monkeypatch.setattr(recognizer, "DARK_INK", True)
+    first = rec.read(pic)[0]
+    assert first.card == "green-2" and first.sure
+
+
+@pytest.mark.skipif(not HAND_HELD.is_dir(), reason="shared/real-uno-dev2 not present")
+def test_the_dark_ink_look_alone_reads_the_shadowed_green_s_colour(shade_off):
+    # without SHADE the field's shadowed half still has its chroma: the colour is found, not a wild
+    pic = swept_photo(HAND_HELD, "green-2-1.jpg", "cast shadow @60%", 17191)
+    assert Recognizer("uno").read(pic)[0].card == "green-2"
 
 
 def test_a_shadow_over_two_sides_is_no_glare(monkeypatch):
