@@ -16,6 +16,8 @@ from vision.read.colour import UNCLIPPED_MIN, clip_checked, colour_votes, scene_
 import vision.recognizer as recognizer
 from vision.recognizer import Recognizer
 
+from tests.helpers import load_bench
+
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT.parent / "shared" / "real-uno-dev"
 REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
@@ -223,11 +225,6 @@ def test_a_washed_out_green_is_read_green(rec, path, truth, monkeypatch):
     read_right_only_with(rec, monkeypatch, washed(path, 0.5), truth, recognizer, "WASHED_OUT")
 
 
-def toned(path: Path, power: float) -> np.ndarray:
-    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** power + 0.5, 0, 255).astype(np.uint8)
-    return cv2.LUT(cv2.imread(str(path)), lut)
-
-
 def dark_field_card(field_bgr) -> np.ndarray:
     """A card (BGR): paper 240 round a field of `field_bgr` with a white oval in its middle."""
     card = np.full((96, 64, 3), 240, np.uint8)
@@ -258,7 +255,9 @@ TONED = [(REAL2 / "hand-held" / "green-3-1.jpg", "green-3"), (REAL2 / "hand-held
 @pytest.mark.parametrize("path,truth", TONED, ids=[p.name for p, _ in TONED])
 def test_a_dark_toned_green_is_read_green(rec, path, truth, monkeypatch):
     # the bar alone finds no colour (DARK_INK off)
-    read_right_only_with(rec, monkeypatch, toned(path, 2.0), truth, recognizer, "DARK_INK")
+    va = load_bench("vision_accuracy")                # the bench's toned cell: each channel to the power 2
+    assert va.TONE == 2.0
+    read_right_only_with(rec, monkeypatch, va.toned(cv2.imread(str(path))), truth, recognizer, "DARK_INK")
 
 
 def glared(img: np.ndarray, centre, radius: float) -> np.ndarray:

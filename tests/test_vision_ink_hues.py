@@ -11,16 +11,12 @@ import pytest
 from vision.read.colour import HUE_BUCKETS, colour_votes
 from vision.recognizer import Recognizer
 
+from tests.helpers import load_bench
+
 ROOT = Path(__file__).resolve().parent.parent
 HELD = ROOT.parent / "shared" / "real-uno-dev2" / "hand-held"
 # the ranges until session 57: red/yellow at 11, green/blue at 88
 OLD = (("red", (0, 11)), ("yellow", (11, 40)), ("green", (40, 88)), ("blue", (88, 140)), ("red", (140, 181)))
-
-
-def turned(img: np.ndarray, degrees: float) -> np.ndarray:
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV_FULL)
-    hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + round(degrees * 256 / 360)) % 256).astype(np.uint8)
-    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR_FULL)
 
 
 def test_the_edges_lie_between_the_inks_measured_on_real_photos():
@@ -61,7 +57,7 @@ TURNED = [("red-1-2.jpg", "red-1"), ("red-9-2.jpg", "red-9"), ("green-3-1.jpg", 
 @pytest.mark.skipif(not (HELD / "labels.csv").exists(), reason="development photos not present")
 @pytest.mark.parametrize("name,truth", TURNED, ids=[n for n, _ in TURNED])
 def test_a_card_whose_hues_are_turned_10_degrees_keeps_its_colour(rec, old_rec, name, truth):
-    img = turned(cv2.imread(str(HELD / name)), 10)
+    img = load_bench("vision_accuracy").hue_turned(cv2.imread(str(HELD / name)), 10)
     got = rec.read(img)
     assert got and got[0].card == truth
     got = old_rec.read(img)
