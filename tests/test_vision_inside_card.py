@@ -3,6 +3,7 @@ card, unsure (vision/locate/inside.py, the recognizer's _inside_card): no outlin
 in view, and the locators found nothing or the print's oval, which read as another card."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -66,6 +67,57 @@ def test_a_photo_inside_a_card_reads_as_that_card_unsure_with_its_edge_beyond_th
         h, w = pic.shape[:2]
         xs, ys = got[0].quad.pts[:, 0], got[0].quad.pts[:, 1]
         assert xs.min() < 0 and ys.min() < 0 and xs.max() > w - 1 and ys.max() > h - 1
+
+
+def _unsure(card: str, pic: np.ndarray, share: float = 0.2):
+    """An unsure reading of `card` round the picture's centre, `share` of its area."""
+    from vision.locate.quad import Quad
+    from vision.recognizer import Reading
+    h, w = pic.shape[:2]
+    k = np.sqrt(share) / 2
+    pts = np.float32([[w * (0.5 - k), h * (0.5 - k)], [w * (0.5 + k), h * (0.5 - k)],
+                      [w * (0.5 + k), h * (0.5 + k)], [w * (0.5 - k), h * (0.5 + k)]])
+    return Reading(card, 0.3, Quad(pts, 1.0), 0.3)
+
+
+@pytest.mark.parametrize("print_name", ["classic", "filled-oval", "circle-2024"])
+def test_inside_a_wild_an_unsure_coloured_reading_gives_way_to_the_picture_read_whole(print_name, rec):
+    # what the locators find inside a wild draw four is one of its small drawn cards, read as a
+    # coloured card, unsure; the picture has a wild's black along its edges, with its oval and
+    # corner indices, and all four colours
+    for card in ("wild", "wild-draw4"):
+        pic = _inside(card, print_name)
+        assert 0.25 <= inside.dark_share(pic) <= 0.85, (print_name, card, inside.dark_share(pic))
+        got = rec._inside_wild(pic, [_unsure("blue-draw2", pic)])
+        assert [r.card for r in got] == [card] and not got[0].sure, (print_name, card)
+        # a sure reading found is a card, not a piece of one
+        sure = replace(_unsure("blue-draw2", pic), confidence=0.9)
+        assert rec._inside_wild(pic, [sure]) == [sure]
+
+
+def test_a_dark_table_all_along_the_edges_is_no_wild(rec):
+    # a green reverse under a hand on a dark table, the red and blue cards of the pile under it:
+    # the picture read whole is a wild draw four, but the table lies dark all along its edges
+    canvas = Canvas(np.full((480, 640, 3), 40, np.uint8))
+    for xy, angle, c in (((330, 250), 20, "blue-4"), ((300, 230), -10, "red-3"), ((350, 210), 5, "yellow-9"),
+                         ((320, 240), 0, "green-reverse")):
+        canvas.place(render_card(c, "uno", size=(112, 174)), xy, angle, 200, c, shadow=0)
+    assert inside.dark_share(canvas.img) > 0.85
+    reading = _unsure("green-reverse", canvas.img, 0.1)
+    assert rec._inside_wild(canvas.img, [reading]) == [reading]
+
+
+def test_cards_of_four_colours_on_a_dark_table_are_not_read_whole_as_a_wild(rec, monkeypatch):
+    # the band is dark and the picture read whole is a wild (four colours on black): only a photo
+    # where one large thing was found, unsure, is taken for one inside a wild
+    canvas = Canvas(np.full((480, 640, 3), 40, np.uint8))
+    for xy, c in zip([(200, 150), (440, 150), (200, 330), (440, 330)], ("red-4", "blue-7", "green-2", "yellow-9")):
+        canvas.place(render_card(c, "uno", size=(112, 174)), xy, 10, 150, c, shadow=0)
+    assert inside.dark_share(canvas.img) > 0.9
+    card, _, chance, _ = rec._read_whole(canvas.img)
+    assert card == "wild" and chance >= 0.9        # what the guard is for
+    monkeypatch.setattr(rec, "locate_all", lambda *a, **k: ([], []))
+    assert rec.read(canvas.img) == []
 
 
 def test_without_it_such_photos_read_nothing_or_wrong(rec, monkeypatch):
@@ -177,6 +229,26 @@ SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 ])
 def test_real_photos_taken_inside_or_cropped_to_their_card_read_whole_where_only_the_oval_was_found(rec, monkeypatch, folder, name,
                                                                                        card, cell):
+    _inside_real(rec, monkeypatch, folder, name, card, cell, "INSIDE_CARD")
+
+
+@pytest.mark.skipif(not (SHARED / "real-uno-dev2" / "on-black" / "labels.csv").exists(),
+                    reason="development photos not present")
+@pytest.mark.parametrize("folder, name, card, cell, flag", [
+    # inside a wild draw four: one of its small drawn cards found, read as a blue +2, unsure
+    ("real-uno-dev2/on-black", "wild-draw4-3.jpg", "wild-draw4", "cut 10%", "INSIDE_WILD"),
+    # inside a wild held in a hand: its oval's blue quarter found, read as a blue +2
+    ("real-uno-dev2/hand-held", "wild-3.jpg", "wild", "cut 6%", "INSIDE_WILD"),
+    # a reverse held close, cut at its ends: its outline the picture's and its lower arrow found,
+    # both unsure at one confidence, the arrow's +2 first
+    ("real-uno-dev2/hand-held", "blue-reverse-3.jpg", "blue-reverse", "cut 6%", "INSIDE_PIECES"),
+])
+def test_real_photos_taken_inside_a_wild_or_with_pieces_of_their_card_found_read_as_that_card(rec, monkeypatch, folder,
+                                                                                              name, card, cell, flag):
+    _inside_real(rec, monkeypatch, folder, name, card, cell, flag)
+
+
+def _inside_real(rec, monkeypatch, folder, name, card, cell, flag):
     from tests.helpers import load_bench
     vc = load_bench("vision_cells")
     inset, aspect = next((i, a) for c, i, a in vc.INSIDE_CELLS if c == cell)
@@ -187,6 +259,18 @@ def test_real_photos_taken_inside_or_cropped_to_their_card_read_whole_where_only
     got = rec.read(pic)
     assert got and got[0].card == card and not got[0].sure
     import vision.recognizer as recognizer
-    monkeypatch.setattr(recognizer, "INSIDE_CARD", False)
+    monkeypatch.setattr(recognizer, flag, False)
     alone = rec.read(pic)
     assert alone and alone[0].card != card       # what the locators found is not the card
+
+
+@pytest.mark.skipif(not (SHARED / "real-uno-dev" / "r0.jpg").exists(), reason="development photos not present")
+def test_a_card_read_unsure_on_a_dark_table_is_not_taken_for_a_piece_of_a_wild(rec):
+    # a red 0 on a dark table, read right but unsure: the picture read whole is a wild draw four
+    # (the card one of its drawn cards), strongly, but the table lies dark all along the edges
+    img = cv2.imread(str(SHARED / "real-uno-dev" / "r0.jpg"))
+    card, _, chance, _ = rec._read_whole(img)
+    assert card == "wild-draw4" and chance >= 0.9        # what the guard is for
+    assert inside.dark_share(inside.work_size(img, inside.LOOK_SIDE)[0]) > 0.85
+    got = rec.read(img)
+    assert got and got[0].card == "red-0"

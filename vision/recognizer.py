@@ -124,6 +124,10 @@ INSIDE_CARD = True       # a photo taken inside one card's coloured field (its m
 INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's white, where that reads this surely
 INSIDE_STRONG = 0.9      # ... in place of a reading of another ink found within it where it reads this surely
                          # (of its oval, where it reads INSIDE_LEAST; always unsure)
+INSIDE_PIECES = True     # ... and so has one whose card fills it, several unsure readings of its colour found within one
+INSIDE_WILD = True       # ... and one inside a wild's black field (_inside_wild), its band this share dark or more
+INSIDE_DARK = 0.25       # (inside.dark_share; the real wilds' cut and 4:3 inside frames 0.31-0.71) ...
+INSIDE_DARK_MAX = 0.85   # ... to this share (the bench's table scenes from above on a dark table: 0.9 and more) ...
 ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this share of the picture (_one_large)
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
@@ -856,9 +860,9 @@ class Recognizer:
             # gingham, are held too, and the cloth read whole is no card)
             only_oval = len(oval) == len(readings) and not any(r.sure for r in oval) and _one_large(oval, bgr)
         elif not band.card_to_edges:
-            return readings
-        elif len(readings) > 1 or not _one_large(readings, bgr) or any(foreign(r) for r in readings):
-            return readings           # (two cards found, or one small: a table, not one card)
+            return self._inside_wild(bgr, readings) if INSIDE_WILD else readings
+        elif (len(readings) > 1 and not INSIDE_PIECES) or not _one_large(readings, bgr) or any(foreign(r) for r in readings):
+            return readings           # (two cards found apart, or one small: a table, not one card)
         else:
             # a card filling the picture, its margin running off the edges (a photo cropped to the
             # card): nothing held, for what was found may be the card itself; the picture read whole
@@ -868,11 +872,9 @@ class Recognizer:
         work, k = inside.work_size(bgr)
         if inside.centre_ink(work, band.colour, self.palette) < inside.CENTRE_INK:
             return readings           # a plain cloth of a card's colour
-        card_img, quad, p = inside.padded(work)
-        card, conf = self._identify(card_img, Quad(quad, 1.0), warp_card(card_img, quad))
+        card, conf, chance, outline = self._read_whole(bgr)
         if card is None or self.deck.cards[card].color != band.colour:
             return readings
-        chance = self.calibration(conf)
         # where all that was found within it is its oval, or reads the same card, the photo read whole
         # stands (the oval's reading is of a card cut at its ends: a 0 as a 7, a skip as a +2);
         # against a reading of another ink, only where it reads strongly
@@ -880,10 +882,43 @@ class Recognizer:
         if chance < INSIDE_LEAST or (chance < INSIDE_STRONG and not (only_oval or agreed)):
             return readings
         if agreed and not band.inside_field:
-            return readings           # the card found, whole: its own outline
-        # the card's outer edge beyond the picture, in the picture's pixels
-        outline = ((quad - p) / k).astype(np.float32)
+            # the card found, whole: its own outline, first among readings as sure as it (a held
+            # reverse cut at the picture's edge, its outline the picture's, and its lower arrow, read
+            # as a +2: both unsure at the same confidence, the +2 first)
+            return sorted(readings, key=lambda r: (r.confidence, r.card == card, r.raw), reverse=True)
         return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
+
+    def _inside_wild(self, bgr: np.ndarray, readings: list[Reading]) -> list[Reading]:
+        """`readings` of a photo, or the photo read whole as a wild or a wild draw four where it was
+        taken inside one (locate/inside.py): its black field runs along the picture's edges
+        (dark_share), and what was found within it, unsure, is one of the small cards drawn on a +4
+        or a quarter of a wild's oval, read as a card of that colour. A dark table's photo has its
+        dark band too, all along it, where a wild's has its oval and corner indices; and the picture
+        read whole must be a wild, strongly, and what was found one thing, large, unsure: four cards
+        lying apart on a dark table, none found, read whole as a wild; a table scene, a green reverse
+        found unsure under a hand and the blue, red and green cards below it, read whole as a wild
+        draw four at 0.9 and more (bench tables cell, seed 17571); a red 0 on a dark table, read
+        right unsure, read whole as a wild draw four at 0.96 (real-uno-dev r0.jpg: its card the
+        drawn cards of a +4)."""
+        if not readings or any(r.sure for r in readings) or not _one_large(readings, bgr):
+            return readings
+        # (a wild's oval and corner indices reach into the band: a dark table lies all along it)
+        if not INSIDE_DARK <= inside.dark_share(inside.work_size(bgr, inside.LOOK_SIDE)[0]) <= INSIDE_DARK_MAX:
+            return readings
+        card, conf, chance, outline = self._read_whole(bgr)
+        if card is None or self.deck.cards[card].color is not None or chance < INSIDE_STRONG or \
+                any(r.card == card for r in readings):
+            return readings
+        return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
+
+    def _read_whole(self, bgr: np.ndarray) -> tuple[str | None, float, float, np.ndarray]:
+        """The picture read as one card whose field fills it, padded with its paper's white
+        (inside.padded): (card, the readers' confidence, its chance, the card's outer edge beyond
+        the picture, in the picture's pixels)."""
+        work, k = inside.work_size(bgr)
+        card_img, quad, p = inside.padded(work)
+        card, conf = self._identify(card_img, Quad(quad, 1.0), warp_card(card_img, quad))
+        return card, conf, self.calibration(conf), ((quad - p) / k).astype(np.float32)
 
     def _read_resized(self, bgr: np.ndarray, width: int, height: int,
                       close_ups: bool) -> tuple[list[Reading], list[Quad]]:

@@ -7,6 +7,10 @@ which a photo of a card lying on a table or held in a hand does not: the table, 
 card's own white margin lie there. The card is then the picture itself, read padded with its own
 paper's white, as if the margin were still there (the recognizer's _inside_card).
 
+A wild or a wild draw four has no colour to find along the edges: its field is black, as a dark
+table is. Inside one, the locators find the small cards drawn on a +4 or a quarter of a wild's oval,
+read as a coloured card; the picture read whole is the wild (its band dark: dark_share).
+
 The same reading serves a card that fills the picture to its edges, its white margin running off
 them (a photo cropped to the card, a little inside its outer edge): its band is its margin and its
 field, and where no locator found anything there, the picture is read as that card too.
@@ -36,6 +40,8 @@ INK_VAL = 60         # ... and this bright is ink of a colour (read/colour.py's 
 CENTRE = 0.6        # the picture's central box, a share of each side, where its symbol lies ...
 CENTRE_INK = 0.15    # ... and where at least this share is not the field's colour: a plain cloth is no card
 MARGIN = 0.07        # the white margin put back round the picture, a share of its short side
+DARK = 0.5           # a pixel darker than this share of the paper's white is dark (a wild's black field: in the
+                     # bench's inside frames of real wilds 0.31-0.71 of the band, the rest its oval's white and inks)
 PAPER = 99           # the percentile of the picture's pixels taken as its paper's white
 WORK_SIDE = 640      # the long side the picture is read at ...
 LOOK_SIDE = 160      # ... and its band looked at (every photo's: a millisecond)
@@ -94,6 +100,20 @@ def band_of(bgr: np.ndarray, palette: tuple) -> Band:
     white = PAPER_VAL * float(np.percentile(hsv_all[..., 2], PAPER))
     paper = float(((hsv[:, 1] < PAPER_SAT) & (hsv[:, 2] > white)).mean())
     return Band(name, shares[name], paper, ink_of(hsv, name, palette))
+
+
+def dark_share(bgr: np.ndarray) -> float:
+    """The share of the picture's outer band (BAND) darker than DARK of its paper's white (its
+    PAPER percentile): a black field along the edges, a wild's, or a dark table's."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    h, w = hsv.shape[:2]
+    b = max(2, int(BAND * min(h, w)))
+    if min(h, w) <= 2 * b:
+        return 0.0
+    band = np.ones((h, w), bool)
+    band[b:h - b, b:w - b] = False
+    white = float(np.percentile(hsv[..., 2], PAPER))
+    return float((hsv[..., 2][band] < DARK * white).mean())
 
 
 def _ink_mask(hsv: np.ndarray, colour: str, palette: tuple) -> np.ndarray:
