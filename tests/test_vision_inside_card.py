@@ -265,12 +265,21 @@ def _inside_real(rec, monkeypatch, folder, name, card, cell, flag):
 
 
 @pytest.mark.skipif(not (SHARED / "real-uno-dev" / "r0.jpg").exists(), reason="development photos not present")
-def test_a_card_read_unsure_on_a_dark_table_is_not_taken_for_a_piece_of_a_wild(rec):
-    # a red 0 on a dark table, read right but unsure: the picture read whole is a wild draw four
-    # (the card one of its drawn cards), strongly, but the table lies dark all along the edges
-    img = cv2.imread(str(SHARED / "real-uno-dev" / "r0.jpg"))
-    card, _, chance, _ = rec._read_whole(img)
-    assert card == "wild-draw4" and chance >= 0.9        # what the guard is for
-    assert inside.dark_share(inside.work_size(img, inside.LOOK_SIDE)[0]) > 0.85
+@pytest.mark.parametrize("name, card, bright", [("r0.jpg", "red-0", False), ("g0.jpg", "green-0", True),
+                                                ("g7.jpg", "green-7", True)])
+def test_a_card_read_unsure_on_a_dark_table_is_not_taken_for_a_piece_of_a_wild(rec, monkeypatch, name, card, bright):
+    # a card of one colour on a dark table, read right but unsure: the picture read whole is a wild
+    # draw four (the card one of its drawn cards), strongly. As the photo is, the table lies dark all
+    # along the edges; overexposed (bench's overexposed cell), not: the picture's lack of the other
+    # colours tells
+    from tests.helpers import load_bench
+    img = cv2.imread(str(SHARED / "real-uno-dev" / name))
+    img = load_bench("vision_accuracy").overexposed(img) if bright else img
+    whole, _, chance, _ = rec._read_whole(img)
+    assert whole == "wild-draw4" and chance >= 0.9        # what the guards are for
     got = rec.read(img)
-    assert got and got[0].card == "red-0"
+    assert got and got[0].card == card and not got[0].sure
+    import vision.recognizer as recognizer
+    monkeypatch.setattr(recognizer, "INSIDE_FOUR", 0.0)
+    monkeypatch.setattr(recognizer, "INSIDE_DARK_MAX", 1.0)
+    assert rec.read(img)[0].card == "wild-draw4"

@@ -128,6 +128,9 @@ INSIDE_PIECES = True     # ... and so has one whose card fills it, several unsur
 INSIDE_WILD = True       # ... and one inside a wild's black field (_inside_wild), its band this share dark or more
 INSIDE_DARK = 0.25       # (inside.dark_share; the real wilds' cut and 4:3 inside frames 0.31-0.71) ...
 INSIDE_DARK_MAX = 0.85   # ... to this share (the bench's table scenes from above on a dark table: 0.9 and more) ...
+INSIDE_FOUR = 0.015      # ... and the picture this share or more in its two scarcest colours (colour.scarcest_two: the
+                         # real wilds' inside frames 0.063 and more, renders of six prints' 0-0.33; the 174 photos of
+                         # cards on a dark table or on black, but their wilds, 0.004 at most)
 ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this share of the picture (_one_large)
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
@@ -897,13 +900,17 @@ class Recognizer:
         read whole must be a wild, strongly, and what was found one thing, large, unsure: four cards
         lying apart on a dark table, none found, read whole as a wild; a table scene, a green reverse
         found unsure under a hand and the blue, red and green cards below it, read whole as a wild
-        draw four at 0.9 and more (bench tables cell, seed 17571); a red 0 on a dark table, read
-        right unsure, read whole as a wild draw four at 0.96 (real-uno-dev r0.jpg: its card the
-        drawn cards of a +4)."""
+        draw four at 0.9 and more (bench tables cell, seed 17571)."""
         if not readings or any(r.sure for r in readings) or not _one_large(readings, bgr):
             return readings
         # (a wild's oval and corner indices reach into the band: a dark table lies all along it)
         if not INSIDE_DARK <= inside.dark_share(inside.work_size(bgr, inside.LOOK_SIDE)[0]) <= INSIDE_DARK_MAX:
+            return readings
+        # ... and all four colours: a card of one colour on a dark table, read whole, is a wild draw
+        # four's drawn card to the readers (real-uno-dev r0.jpg, and g0.jpg and g7.jpg overexposed,
+        # their table no longer dark all round: read right unsure, read whole as a +4 at 0.9 and more)
+        card_img, quad, _ = inside.padded(inside.work_size(bgr)[0])
+        if scarcest_two(colour_votes(warp_card(card_img, quad), palette=self.palette)) < INSIDE_FOUR:
             return readings
         card, conf, chance, outline = self._read_whole(bgr)
         if card is None or self.deck.cards[card].color is not None or chance < INSIDE_STRONG or \
