@@ -909,23 +909,31 @@ class Recognizer:
         # ... and all four colours: a card of one colour on a dark table, read whole, is a wild draw
         # four's drawn card to the readers (real-uno-dev r0.jpg, and g0.jpg and g7.jpg overexposed,
         # their table no longer dark all round: read right unsure, read whole as a +4 at 0.9 and more)
-        card_img, quad, _ = inside.padded(inside.work_size(bgr)[0])
-        if scarcest_two(colour_votes(warp_card(card_img, quad), palette=self.palette)) < INSIDE_FOUR:
+        whole = self._whole(bgr)
+        if scarcest_two(colour_votes(whole[2], palette=self.palette)) < INSIDE_FOUR:
             return readings
-        card, conf, chance, outline = self._read_whole(bgr)
+        card, conf, chance, outline = self._read_whole(bgr, whole)
         if card is None or self.deck.cards[card].color is not None or chance < INSIDE_STRONG or \
                 any(r.card == card for r in readings):
             return readings
         return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
 
-    def _read_whole(self, bgr: np.ndarray) -> tuple[str | None, float, float, np.ndarray]:
-        """The picture read as one card whose field fills it, padded with its paper's white
-        (inside.padded): (card, the readers' confidence, its chance, the card's outer edge beyond
-        the picture, in the picture's pixels)."""
+    def _read_whole(self, bgr: np.ndarray, whole: tuple | None = None) -> tuple[str | None, float, float, np.ndarray]:
+        """The picture read as one card whose field fills it (`whole`: its _whole, when already
+        made): (card, the readers' confidence, its chance, the card's outer edge beyond the picture,
+        in the picture's pixels)."""
+        card_img, quad, warped, outline = whole or self._whole(bgr)
+        card, conf = self._identify(card_img, Quad(quad, 1.0), warped)
+        return card, conf, self.calibration(conf), outline
+
+    @staticmethod
+    def _whole(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The picture as one card whose field fills it, padded with its paper's white
+        (inside.padded): (the padded picture, the card's quad in it, the card warped, the card's
+        outer edge in the picture's own pixels)."""
         work, k = inside.work_size(bgr)
         card_img, quad, p = inside.padded(work)
-        card, conf = self._identify(card_img, Quad(quad, 1.0), warp_card(card_img, quad))
-        return card, conf, self.calibration(conf), ((quad - p) / k).astype(np.float32)
+        return card_img, quad, warp_card(card_img, quad), ((quad - p) / k).astype(np.float32)
 
     def _read_resized(self, bgr: np.ndarray, width: int, height: int,
                       close_ups: bool) -> tuple[list[Reading], list[Quad]]:

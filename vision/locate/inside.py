@@ -87,12 +87,9 @@ def band_of(bgr: np.ndarray, palette: tuple) -> Band:
     """The picture's outer band: its most common colour of `palette` ((name, (lo, hi)) hue
     ranges, OpenCV hues), the share of the band in that colour's ink, and in white paper.
     Band(None, 0, 0) for a picture too small to have a band."""
-    h, w = bgr.shape[:2]
-    b = max(2, int(BAND * min(h, w)))
-    if min(h, w) <= 2 * b:
+    band = _band_mask(bgr.shape)
+    if band is None:
         return Band(None, 0.0, 0.0)
-    band = np.ones((h, w), bool)
-    band[b:h - b, b:w - b] = False
     hsv_all = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     hsv = hsv_all[band].astype(np.int32)
     shares = _colour_shares(hsv, palette)
@@ -105,15 +102,23 @@ def band_of(bgr: np.ndarray, palette: tuple) -> Band:
 def dark_share(bgr: np.ndarray) -> float:
     """The share of the picture's outer band (BAND) darker than DARK of its paper's white (its
     PAPER percentile): a black field along the edges, a wild's, or a dark table's."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    h, w = hsv.shape[:2]
+    band = _band_mask(bgr.shape)
+    if band is None:
+        return 0.0
+    value = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 2]
+    return float((value[band] < DARK * float(np.percentile(value, PAPER))).mean())
+
+
+def _band_mask(shape: tuple) -> np.ndarray | None:
+    """The picture's outer band (BAND of its short side deep) as a mask; None for a picture too
+    small to have one."""
+    h, w = shape[:2]
     b = max(2, int(BAND * min(h, w)))
     if min(h, w) <= 2 * b:
-        return 0.0
+        return None
     band = np.ones((h, w), bool)
     band[b:h - b, b:w - b] = False
-    white = float(np.percentile(hsv[..., 2], PAPER))
-    return float((hsv[..., 2][band] < DARK * white).mean())
+    return band
 
 
 def _ink_mask(hsv: np.ndarray, colour: str, palette: tuple) -> np.ndarray:
