@@ -125,6 +125,10 @@ INSIDE_LEAST = 0.3       # ... and is read as one card, padded with its paper's 
 INSIDE_STRONG = 0.9      # ... in place of a reading of another ink found within it where it reads this surely
                          # (of its oval, where it reads INSIDE_LEAST; always unsure)
 INSIDE_PIECES = True     # ... and so has one whose card fills it, several unsure readings of its colour found within one
+INSIDE_TAUGHT = True     # ... with a deck taught too (of the UNO family, edged in white)
+INSIDE_WEAK = True       # ... the picture read whole stands against readings all under INSIDE_LEAST too
+INSIDE_WEAK_FOREIGN = False  # ... and a reading of another colour under INSIDE_LEAST is no other card
+INSIDE_APART = True      # ... and so has one where those readings lie apart, each ONE_LARGE (a +2's two drawn cards)
 INSIDE_WILD = True       # ... and one inside a wild's black field (_inside_wild), its band this share dark or more
 INSIDE_DARK = 0.25       # (inside.dark_share; the real wilds' cut and 4:3 inside frames 0.31-0.71) ...
 INSIDE_DARK_MAX = 0.85   # ... to this share (the bench's table scenes from above on a dark table: 0.9 and more) ...
@@ -291,8 +295,13 @@ class Recognizer:
         # symbol model as shipped, its text reader on or off as by default; not for a taught deck,
         # whose readings are the taught reader's (teach/reader.py), nor for another configuration
         self.calibration = ConfidenceMap()
-        if taught is None and (text is None or text == (deck in TEXT_DECKS)):
-            self.calibration = load_confidence_map(Path(model_path))
+        # ... and the built-in readers' own, for a taught deck's picture read whole (_read_whole)
+        self._builtin_chance = ConfidenceMap()
+        if text is None or text == (deck in TEXT_DECKS):
+            self._builtin_chance = load_confidence_map(Path(model_path))
+            if taught is None:
+                self.calibration = self._builtin_chance
+        self._last_builtin = None  # the built-in readers' (card, confidence) of the card read last (_identify)
 
     @property
     def border(self):
@@ -618,6 +627,7 @@ class Recognizer:
         taught reading skips the built-in readers and their OCR), else the built-in readers."""
         taught = None
         self._last_glare = False
+        self._last_builtin = None
         if self.taught is not None:
             from .teach.reader import ALONE, combine, taught_match, twin, unbarred
             # (a "back" taken for a taught face was matched already, at this very quad unless it was snapped)
@@ -626,7 +636,7 @@ class Recognizer:
             if taught.confidence >= ALONE and self._taught_all and twin(taught.card) not in self._taught_ids:
                 return taught.card, taught.confidence
         big = warp_card(frame, q.pts, (TEXT_W, TEXT_H)) if frame is not None and self.text_reader else None
-        builtin = self.identify_card(card_bgr, big, q.pts, frame.shape if frame is not None else None)
+        builtin = self._last_builtin = self.identify_card(card_bgr, big, q.pts, frame.shape if frame is not None else None)
         if taught is None:
             return builtin
         if TEXT_TELLS and taught.confidence < CONFIRM_THRESHOLD and self._last_text is not None:
@@ -823,7 +833,8 @@ class Recognizer:
                                                 for a in ASPECTS]
             readings, backs = best_of(candidates, share_inside)
             self.foreign = foreign
-        if close_ups and INSIDE_CARD and self.taught is None and self.border is None and self.deck.id in TEXT_DECKS:
+        if close_ups and INSIDE_CARD and (self.taught is None or INSIDE_TAUGHT) and self.border is None and \
+                self.deck.id in TEXT_DECKS:
             readings = self._inside_card(bgr, readings)
         return readings, backs
 
@@ -840,8 +851,10 @@ class Recognizer:
             return self.deck.cards[r.card].color
 
         def foreign(r: Reading) -> bool:
-            # a card read sure, or a card of another colour than the band's (a wild may be the oval)
-            return r.sure or colour(r) not in (band.colour, None)
+            # a card read sure, or a card of another colour than the band's (a wild may be the oval),
+            # not a weak guess (a taught deck's match of the oval inside its yellow 7: a green 1 at 0.26)
+            return r.sure or (colour(r) not in (band.colour, None) and not (
+                INSIDE_WEAK_FOREIGN and r.confidence < INSIDE_LEAST))
         if band.inside_field:
             # what was found of the band's very ink is the print's oval inside the card (not a card
             # lying on felt or wood of its colour, whose ink differs), read as a card of that colour
@@ -864,7 +877,8 @@ class Recognizer:
             only_oval = len(oval) == len(readings) and not any(r.sure for r in oval) and _one_large(oval, bgr)
         elif not band.card_to_edges:
             return self._inside_wild(bgr, readings) if INSIDE_WILD else readings
-        elif (len(readings) > 1 and not INSIDE_PIECES) or not _one_large(readings, bgr) or any(foreign(r) for r in readings):
+        elif (len(readings) > 1 and not INSIDE_PIECES) or not _one_large(readings, bgr, INSIDE_APART) or \
+                any(foreign(r) for r in readings):
             return readings           # (two cards found apart, or one small: a table, not one card)
         else:
             # a card filling the picture, its margin running off the edges (a photo cropped to the
@@ -882,12 +896,20 @@ class Recognizer:
         # stands (the oval's reading is of a card cut at its ends: a 0 as a 7, a skip as a +2);
         # against a reading of another ink, only where it reads strongly
         agreed = any(r.card == card for r in readings)
-        if chance < INSIDE_LEAST or (chance < INSIDE_STRONG and not (only_oval or agreed)):
+        # (and against readings all weaker than INSIDE_LEAST: a deck taught from whole faces matches
+        # the pieces found within one at 0.02-0.05 and the picture read whole at 0.75-0.8)
+        weak = INSIDE_WEAK and all(r.confidence < INSIDE_LEAST for r in readings)
+        if chance < INSIDE_LEAST or (chance < INSIDE_STRONG and not (only_oval or agreed or weak)):
             return readings
         if agreed and not band.inside_field:
             # the card found, whole: its own outline, first among readings as sure as it (a held
             # reverse cut at the picture's edge, its outline the picture's, and its lower arrow, read
-            # as a +2: both unsure at the same confidence, the +2 first)
+            # as a +2: both unsure at the same confidence, the +2 first). Read whole strongly, the
+            # card's readings are as likely as that unsure chance (a deck taught from whole faces
+            # matches pieces of one at 0.02-0.05: a taught +2's lower card as a reverse came first)
+            if chance >= INSIDE_STRONG:
+                readings = [replace(r, confidence=max(r.confidence, min(chance, BELOW_MAX))) if r.card == card else r
+                            for r in readings]
             return sorted(readings, key=lambda r: (r.confidence, r.card == card, r.raw), reverse=True)
         return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
 
@@ -924,7 +946,13 @@ class Recognizer:
         in the picture's pixels)."""
         card_img, quad, warped, outline = whole or self._whole(bgr)
         card, conf = self._identify(card_img, Quad(quad, 1.0), warped)
-        return card, conf, self.calibration(conf), outline
+        chance = self.calibration(conf)
+        if self.taught is not None and self._last_builtin is not None and card == self._last_builtin[0]:
+            # a taught deck matches whole faces, and the picture padded is part of one: where it
+            # reads the built-in readers' card, their own chance counts (the thresholds of the
+            # inside rules are chances of the built-in's; the taught deck's scale is its own)
+            chance = max(chance, self._builtin_chance(self._last_builtin[1]))
+        return card, conf, chance, outline
 
     @staticmethod
     def _whole(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -1003,15 +1031,17 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.
     return [(card_round(q.pts, border.depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
 
 
-def _one_large(readings: list[Reading], bgr: np.ndarray) -> bool:
+def _one_large(readings: list[Reading], bgr: np.ndarray, apart_large: bool = False) -> bool:
     """Whether the readings are of one thing, large (ONE_LARGE of the picture or more, the others
     overlapping it): the oval found inside a card (the bench's inside frames, 245 of them: 0.08 of
-    the picture at least), not cards lying about a table (from above 1-5% each, apart)."""
+    the picture at least), not cards lying about a table (from above 1-5% each, apart).
+    `apart_large`: pieces apart count too where each is that large (a +2's two drawn cards)."""
     if not readings:
         return True
+    least = ONE_LARGE * bgr.shape[0] * bgr.shape[1]
     big = max(readings, key=lambda r: r.quad.area).quad
-    return big.area >= ONE_LARGE * bgr.shape[0] * bgr.shape[1] and all(
-        quad_iou(big.pts, r.quad.pts) > 0 for r in readings)
+    return big.area >= least and all(
+        quad_iou(big.pts, r.quad.pts) > 0 or (apart_large and r.quad.area >= least) for r in readings)
 
 
 def _lookalikes(a: str | None, b: str | None) -> bool:

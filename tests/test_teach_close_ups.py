@@ -1,0 +1,121 @@
+"""A deck taught from photos reads, and learns from, photos taken inside a card (a phone held so
+close that the white margin is cut off) as the built-in recognizer does (vision/recognizer.py
+INSIDE_TAUGHT, vision/teach/teach.py close_up). Real photos of the second UNO print
+(../shared/real-uno-dev2/on-black), taught from each card's first photo; the frames inside a card
+are the bench's (bench/vision_cells.py inside_frame)."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tests.helpers import load_bench
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+ON_BLACK = SHARED / "real-uno-dev2" / "on-black"
+
+pytestmark = pytest.mark.skipif(not (ON_BLACK / "labels.csv").exists(), reason="development photos not present")
+
+
+def _photos() -> dict[str, list[Path]]:
+    by: dict[str, list[Path]] = {}
+    for row in csv.DictReader(open(ON_BLACK / "labels.csv")):
+        by.setdefault(row["card"], []).append(ON_BLACK / row["file"])
+    return {c: sorted(ps) for c, ps in by.items() if len(ps) >= 2}
+
+
+def _frame(builtin, path: Path, cell: str):
+    """The photo taken again inside its card (the bench's inside frame `cell`)."""
+    vc = load_bench("vision_cells")
+    inset, aspect = next((i, a) for c, i, a in vc.INSIDE_CELLS if c == cell)
+    img = cv2.imread(str(path))
+    found = builtin.read(img)
+    assert found, path
+    return vc.inside_frame(img, found[0].quad.pts, inset, aspect)
+
+
+def _taught(teach_photos: dict):
+    from vision.recognizer import Recognizer
+    from vision.teach.build import build_deck
+    from vision.teach.teach import prototypes_of
+    rec = Recognizer("uno", text=False)
+    taught, refused = [], []
+    for k, (card, img) in enumerate(teach_photos.items()):
+        protos, why = prototypes_of(rec, img, seed=k)
+        (taught.append((card, protos)) if protos is not None else refused.append((card, why)))
+    return build_deck(rec.deck, taught), refused
+
+
+@pytest.fixture(scope="module")
+def builtin():
+    from vision.recognizer import Recognizer
+    return Recognizer("uno")
+
+
+@pytest.fixture(scope="module")
+def photos():
+    return _photos()
+
+
+@pytest.fixture(scope="module")
+def reader(photos):
+    from vision.recognizer import Recognizer
+    td, refused = _taught({c: cv2.imread(str(ps[0])) for c, ps in photos.items()})
+    assert not refused
+    return Recognizer("uno", taught=td)
+
+
+@pytest.mark.parametrize("name, card, cell", [
+    # read as a blue 5 at 0.26 by the taught deck without the inside rules: its oval, found, matched
+    ("blue-2-2.jpg", "blue-2", "cut 10%"),
+    # nothing found that the taught deck would take (the built-in's inside rule reads it whole)
+    ("blue-9-2.jpg", "blue-9", "cut 6%"),
+    # a 6 whose oval was matched as the blue 9
+    ("blue-6-2.jpg", "blue-6", "cut 6%"),
+    # a skip's oval matched as a +2
+    ("blue-skip-2.jpg", "blue-skip", "cut 10%"),
+])
+def test_a_taught_deck_reads_a_photo_taken_inside_its_card_as_that_card_unsure(reader, builtin, monkeypatch, name,
+                                                                             card, cell):
+    pic = _frame(builtin, ON_BLACK / name, cell)
+    got = reader.read(pic)
+    assert got and got[0].card == card and not got[0].sure
+    # its outline is the card's, beyond the picture's edges (the picture padded with its paper)
+    h, w = pic.shape[:2]
+    pts = got[0].quad.pts
+    assert pts[:, 0].min() < 0 and pts[:, 1].min() < 0 and pts[:, 0].max() > w and pts[:, 1].max() > h
+    import vision.recognizer as recognizer
+    monkeypatch.setattr(recognizer, "INSIDE_TAUGHT", False)
+    alone = reader.read(pic)
+    assert not alone or alone[0].card != card
+
+
+def test_a_deck_taught_from_photos_taken_inside_its_cards_reads_the_others_right(photos, builtin, monkeypatch):
+    # every card's first photo cut 6% inside its outer edge: without close_up 6 of 50 were refused
+    # (no card found) and one other photo was read wrong and sure, its card taught from its oval
+    close = {c: _frame(builtin, ps[0], "cut 6%") for c, ps in photos.items()}
+    td, refused = _taught(close)
+    assert not refused
+    from vision.recognizer import Recognizer
+    reader = Recognizer("uno", taught=td)
+    wrong = []
+    for card, ps in photos.items():
+        for p in ps[1:]:
+            got = reader.read(cv2.imread(str(p)))
+            if not got or got[0].card != card:
+                wrong.append((p.name, got[0].card if got else None))
+    assert not wrong
+
+
+def test_a_photo_with_the_card_whole_in_view_is_no_close_up(photos, builtin):
+    from vision.recognizer import Recognizer
+    from vision.teach.teach import close_up
+    rec = Recognizer("uno", text=False)
+    for card in ("red-7", "green-draw2", "wild"):
+        img = cv2.imread(str(photos[card][0]))
+        assert close_up(rec, img) is None
+        padded, quad = close_up(rec, _frame(builtin, photos[card][0], "cut 6%"))
+        # the picture with a white margin put back round it, the card's outline its edge
+        assert padded.shape[0] > 0 and quad.area > 0.9 * padded.shape[0] * padded.shape[1]
