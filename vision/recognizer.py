@@ -64,6 +64,9 @@ MIRRORED = True         # a photo's card read unsure, or read sure as a 2 or a 5
 MIRROR_TWINS = {"2": "5", "5": "2"}   # a numeral that reads sure as the other mirrored ...
 TWIN_GAP = 0.1          # ... held below sure (BELOW_MAX) where its mirror reads that other numeral sure,
                         # and not this much less or more surely (the readers' own confidence)
+TAUGHT_MIRROR = True    # a taught deck's card read under TAUGHT_MIRROR_BELOW is matched mirrored back too (_taught_mirrored) ...
+TAUGHT_MIRROR_BELOW = 0.8   # (teach.reader.ALONE) ...
+TAUGHT_MIRROR_LEAD = 0.2    # ... and goes as that card, unsure, where it matches it sure and by this much more confidently
 TWIN_TOLD = True        # ... but not read mirrored back where its centre and its corner index both read it clearly:
                         # a card mirrored shows its index at the other top corner, so the corner read (the top
                         # left) is blank (real photos: 42 of 42 sure 2s and 5s read so as they are, 0 of 2 mirrored)
@@ -127,7 +130,7 @@ INSIDE_STRONG = 0.9      # ... in place of a reading of another ink found within
 INSIDE_PIECES = True     # ... and so has one whose card fills it, several unsure readings of its colour found within one
 INSIDE_TAUGHT = True     # ... with a deck taught too (of the UNO family, edged in white)
 INSIDE_WEAK = True       # ... the picture read whole stands against readings all under INSIDE_LEAST too
-INSIDE_WEAK_FOREIGN = False  # ... and a reading of another colour under INSIDE_LEAST is no other card
+INSIDE_WEAK_FOREIGN = True   # ... and a reading of another colour under INSIDE_LEAST is no other card
 INSIDE_APART = True      # ... and so has one where those readings lie apart, each ONE_LARGE (a +2's two drawn cards)
 INSIDE_WILD = True       # ... and one inside a wild's black field (_inside_wild), its band this share dark or more
 INSIDE_DARK = 0.25       # (inside.dark_share; the real wilds' cut and 4:3 inside frames 0.31-0.71) ...
@@ -475,6 +478,8 @@ class Recognizer:
             doubt = False
             if mirrored and MIRRORED and frame is not None and self.text_reader is not None and self.taught is None:
                 card, conf, doubt = self._mirror_checked(frame, q, card_bgr, card, conf, trust)
+            elif mirrored and TAUGHT_MIRROR and frame is not None and self.taught is not None:
+                card, conf, doubt = self._taught_mirrored(frame, q, card, conf)
             # (a taught deck's reading matches the whole face as photographed, spots and all)
             doubt = doubt or (self.taught is None and self._glared(card))
             if card is not None:
@@ -483,6 +488,23 @@ class Recognizer:
                 out.append(Reading(card, min(chance, BELOW_MAX) if doubt else chance, q, score))
         out.sort(key=Reading.rank, reverse=True)
         return out
+
+    def _taught_mirrored(self, frame: np.ndarray, q: Quad, card: str | None,
+                         conf: float) -> tuple[str | None, float, bool]:
+        """(card, confidence, in doubt) of a taught deck's card read under TAUGHT_MIRROR_BELOW, with the
+        card mirrored back (its outline's corners swapped side for side) matched too: a selfie camera
+        saves the picture mirrored, and a taught deck knows its faces only the right way round (the
+        second UNO print on black, taught from each card's first photo, its other photos mirrored:
+        0.743 top-1, a green 5 read as the green 2, sure). Where the card mirrored back matches
+        another card, sure and TAUGHT_MIRROR_LEAD more confidently than as it is, that card goes, unsure."""
+        if card is not None and conf >= TAUGHT_MIRROR_BELOW:
+            return card, conf, False
+        from .teach.reader import taught_match
+        flipped = q.pts[[1, 0, 3, 2]]
+        back = taught_match(self.taught, frame, flipped, warp_card(frame, flipped))
+        if back.card != card and back.confidence >= CONFIRM_THRESHOLD and back.confidence >= conf + TAUGHT_MIRROR_LEAD:
+            return back.card, back.confidence, True
+        return card, conf, False
 
     def _mirror_checked(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, card: str | None,
                         conf: float, trust: float) -> tuple[str | None, float, bool]:
