@@ -1,14 +1,16 @@
 """A deck taught from photos reads, and learns from, photos taken inside a card (a phone held so
 close that the white margin is cut off) as the built-in recognizer does (vision/recognizer.py
-INSIDE_TAUGHT, vision/teach/teach.py close_up). Real photos of the second UNO print
-(../shared/real-uno-dev2/on-black), taught from each card's first photo; the frames inside a card
-are the bench's (bench/vision_cells.py inside_frame)."""
+INSIDE_TAUGHT, vision/teach/teach.py close_up), and reads photos a selfie camera saved mirrored
+(TAUGHT_MIRROR). Real photos of the second UNO print (../shared/real-uno-dev2/on-black), taught from
+each card's first photo; the frames inside a card are the bench's (bench/vision_cells.py
+inside_frame)."""
 from __future__ import annotations
 
 import csv
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.helpers import load_bench
@@ -119,3 +121,21 @@ def test_a_photo_with_the_card_whole_in_view_is_no_close_up(photos, builtin):
         padded, quad = close_up(rec, _frame(builtin, photos[card][0], "cut 6%"))
         # the picture with a white margin put back round it, the card's outline its edge
         assert padded.shape[0] > 0 and quad.area > 0.9 * padded.shape[0] * padded.shape[1]
+
+
+@pytest.mark.parametrize("name, card", [
+    ("green-5-2.jpg", "green-5"),       # read as the green 2, sure, without the rule
+    ("blue-5-3.jpg", "blue-5"),         # ... as the blue 2, unsure
+    ("blue-1-2.jpg", "blue-1"),         # ... as the blue reverse
+])
+def test_a_taught_deck_reads_a_mirrored_photo_as_the_card_it_mirrors_back_to_unsure(reader, monkeypatch, name, card):
+    img = cv2.imread(str(ON_BLACK / name))
+    as_is = reader.read(img)
+    assert as_is and as_is[0].card == card and as_is[0].sure       # the photo as it is: sure
+    mirrored = np.ascontiguousarray(img[:, ::-1])
+    got = reader.read(mirrored)
+    assert got and got[0].card == card and not got[0].sure
+    import vision.recognizer as recognizer
+    monkeypatch.setattr(recognizer, "TAUGHT_MIRROR", False)
+    alone = reader.read(mirrored)
+    assert alone and alone[0].card != card
