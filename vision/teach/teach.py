@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from ..imageio import BadImage, load_image
-from ..locate import Quad
+from ..locate import Quad, inside
 from ..read.colour import colour_votes
 from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
@@ -175,8 +175,8 @@ def close_up(rec, img: np.ndarray) -> tuple[np.ndarray, Quad] | None:
     # running off one side, read whole, has some of the picture's corners outside it)
     if any(cv2.pointPolygonTest(outline, c, False) < 0 for c in corners):
         return None
-    card_img, quad, _, _ = rec._whole(img)
-    return card_img, Quad(quad, 1.0)
+    padded, quad, _ = inside.padded(img)
+    return padded, Quad(quad, 1.0)
 
 
 def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | None, str | None]:
