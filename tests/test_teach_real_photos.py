@@ -46,7 +46,10 @@ def _taught(teach_photos: dict):
     taught, refused = [], []
     for k, (card, img) in enumerate(teach_photos.items()):
         protos, why = prototypes_of(rec, img, seed=k)
-        (taught.append((card, protos)) if protos is not None else refused.append((card, why)))
+        if protos is None:
+            refused.append((card, why))
+        else:
+            taught.append((card, protos))
     return build_deck(rec.deck, taught), refused
 
 
