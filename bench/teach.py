@@ -43,7 +43,7 @@ from referee import load_deck                                        # noqa: E40
 from vision.recognizer import CONFIRM_THRESHOLD, Recognizer          # noqa: E402
 from vision.synth.photo import print_photos, write_teach_folder      # noqa: E402
 from vision.teach.build import build_deck                            # noqa: E402
-from vision.teach.teach import prototypes_of, teach_folder           # noqa: E402
+from vision.teach.teach import taught_photo, teach_folder           # noqa: E402
 
 REAL = ROOT.parent / "shared" / "real-uno-dev2"
 
@@ -87,9 +87,9 @@ def teach(rec, photos) -> tuple:
     t0 = time.perf_counter()
     taught = []
     for k, (cid, img) in enumerate(photos):
-        protos, _ = prototypes_of(rec, img, seed=k)
-        if protos is not None:
-            taught.append((cid, protos))
+        got, _ = taught_photo(rec, img, seed=k)
+        if got is not None:
+            taught.append((cid, *got))
     td = build_deck(rec.deck, taught)
     return td, time.perf_counter() - t0
 
@@ -219,7 +219,7 @@ def speed(seed: int) -> list[dict]:
     # the whole deck taught (a card whose photo was refused taught from a second photo): a sure
     # taught reading alone answers, the built-in readers do not run
     extra = [(c, img) for c, k, img, _ in print_photos("uno", report.missing, 2, seed=seed + 2, style=style)]
-    taught = [(c, p) for c, p in ((c, prototypes_of(rec, img, seed=k)[0]) for k, (c, img) in enumerate(extra))
+    taught = [(c, *p) for c, p in ((c, taught_photo(rec, img, seed=k)[0]) for k, (c, img) in enumerate(extra))
               if p is not None]
     full = _with_more(rec, td, taught)
     readers = {"some": Recognizer("uno", taught=td), "none": Recognizer("uno")}
@@ -257,8 +257,9 @@ def _in_turns(readers: dict, photos) -> dict:
 
 
 def _with_more(rec, td, more):
-    """The taught deck `td` with more photos' prototypes (card, prototypes) added."""
-    taught = [(td.cards[td.labels[td.photos == k][0]], td.protos[td.photos == k]) for k in np.unique(td.photos)]
+    """The taught deck `td` with more photos' (card, prototypes, keypoints) added."""
+    taught = [(td.cards[td.labels[td.photos == k][0]], td.protos[td.photos == k],
+               td.local[k] if td.local is not None and k < len(td.local) else None) for k in np.unique(td.photos)]
     return build_deck(rec.deck, taught + more)
 
 

@@ -115,6 +115,9 @@ BORDER_SETTLED = 0.9     # ... and on a deck of another border, when one verifie
 WHITE_CONTOURS = True    # a taught deck drawn on white stock is looked for by its white contours too ...
 WHITE_CONTOUR_SCORE = 0.3  # ... down to this contour score (contour.find_cards' is 0.45)
 WHITE_EDGE_CUT = True    # ... and by those contours cut along the picture's edges (contour.cut_at_edges)
+TAUGHT_LOCAL = True      # a taught deck's unsure reading is checked against the taught photos' keypoints
+                         # (teach/local.py): the one card of its colour whose photo they clearly match ...
+TAUGHT_LOCAL_SURE = 0.9  # ... is the reading, at least this sure
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 SIBLINGS = True          # a UNO family card of one colour has the wild draw four's belief as a +2's (fuse.COLOURED_SIBLING)
@@ -672,7 +675,28 @@ class Recognizer:
         trusted = self.taught.builtin_trusted
         card, conf = combine(taught, builtin, self._taught_ids, self._colours,
                              stranger=self.border is not None or not trusted, guesses=trusted)
-        return card, unbarred(card, conf, self.deck.cards) if not trusted else conf
+        conf = unbarred(card, conf, self.deck.cards) if not trusted else conf
+        if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
+            card, conf = self._locally_checked(frame, q, card, conf)
+        return card, conf
+
+    def _locally_checked(self, frame: np.ndarray, q: Quad, card: str | None, conf: float) -> tuple[str | None, float]:
+        """An unsure taught reading checked against the taught photos' own keypoints (TAUGHT_LOCAL):
+        where one card of the reading's colour matches clearly (teach/local.py `verified`), that
+        card, sure. Not for a 6 or a 9 whose twin is in the deck (a half turn apart but for a bar,
+        which keypoints matched under any homography do not tell), nor where a card of that colour
+        was never taught (local.py cannot vouch against it)."""
+        from .teach import local
+        from .teach.reader import twin
+        if card is None or card not in self._colours:
+            return card, conf
+        candidates = self.taught.local_candidates(self._colours[card])
+        if not candidates:
+            return card, conf
+        found, _, _ = local.verified(local.features(frame, q.pts), candidates)
+        if found is None or twin(found) in self.deck.cards:
+            return card, conf
+        return found, max(conf, TAUGHT_LOCAL_SURE)
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

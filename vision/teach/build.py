@@ -48,11 +48,14 @@ def spread(protos: np.ndarray) -> float:
     return float(np.median(np.linalg.norm(protos[1:n] - protos[0], axis=1)))
 
 
-def build_deck(deck, taught: list[tuple[str, np.ndarray]], meta: dict | None = None) -> TaughtDeck:
-    """A TaughtDeck from (card id, that photo's prototypes) per taught photo. `deck`: a
-    referee.load_deck deck (its card order, and each card's colour and symbol)."""
+def build_deck(deck, taught: list[tuple], meta: dict | None = None) -> TaughtDeck:
+    """A TaughtDeck from (card id, that photo's prototypes[, its keypoints (local.Features)]) per
+    taught photo. `deck`: a referee.load_deck deck (its card order, and each card's colour and
+    symbol). The keypoints are kept where any photo has them."""
     if not taught:
         raise ValueError("no photo to teach from")
+    local = [t[2] if len(t) > 2 else None for t in taught]
+    taught = [(t[0], t[1]) for t in taught]
     cards = [c for c in deck.cards if any(t[0] == c for t in taught)]
     index = {c: i for i, c in enumerate(cards)}
     colours = [deck.cards[c].color or NO_COLOUR for c in cards]
@@ -69,4 +72,5 @@ def build_deck(deck, taught: list[tuple[str, np.ndarray]], meta: dict | None = N
                                                for k in range(len(taught))]))) for part in (mask, ~mask))
     m = {"embedding": VERSION, "augments": AUGMENTS, "network": net_digest()}
     m.update(meta or {})
-    return TaughtDeck(deck.id, cards, colours, symbols, protos, labels, photos, w, scales, m)
+    return TaughtDeck(deck.id, cards, colours, symbols, protos, labels, photos, w, scales, m,
+                      local if any(f is not None for f in local) else None)

@@ -34,6 +34,8 @@ BUILTIN_RIGHT = 0.5   # ... or right on fewer than this share of them is a stran
                       # overrules it (reader.combine). Printed decks: right 0.97-1.0, wrong and sure 0-0.03;
                       # decks drawn by hand on the teach bench: right 0.03-0.23, wrong and sure 0-0.21
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
+LOCAL_CARDS = 3       # a colour's cards are checked by their keypoints (local.py) where all were taught, or
+LOCAL_SHARE = 0.75    # ... this many and this share of them (a teach photo refused leaves a card out)
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class TaughtDeck:
     weights: np.ndarray           # D float32: each dimension's weight (shape dims for symbols, colour dims for colours)
     scales: tuple = (1.0, 1.0)    # (shape, colour): a typical distance from a photo to its altered copies
     meta: dict = field(default_factory=dict)
+    local: list | None = None     # each taught photo's keypoints (local.Features, None for none); None: not kept
 
     def __post_init__(self):
         self.protos = np.ascontiguousarray(self.protos, np.float32)
@@ -87,6 +90,40 @@ class TaughtDeck:
         # cards never photographed whose symbol and colour were, each on other cards (a yellow 5
         # with the red 5 and the yellow 7 taught): read by their symbol's and colour's distances
         self.composed, self._comp_sym, self._comp_col = _composable(self.deck, set(self.cards), sym_names, col_names)
+
+    def local_candidates(self, colour: str | None) -> dict | None:
+        """card id -> its taught photos' keypoints, for the taught cards of `colour` (None: no colour),
+        where keypoints were kept and the colour's cards were taught: all of them, or LOCAL_CARDS and
+        LOCAL_SHARE of them; else None. A card never photographed may be the one a photo shows, and
+        what it shares with the taught cards of its colour (a print's oval and corners) matches a lone
+        one of them clearly; among several, it matches each alike, and none stands out."""
+        if not self.local:
+            return None
+        want = colour or NO_COLOUR
+        of_colour = self._deck_colours().get(want, set())
+        taught = {c for c, col in zip(self.cards, self.colours) if col == want}
+        if not taught or (taught < of_colour and (len(taught) < LOCAL_CARDS or len(taught) < LOCAL_SHARE * len(of_colour))):
+            return None
+        photo_card = {int(k): self.cards[int(c)] for k, c in zip(self.photos, self.labels)}
+        out: dict = {c: [] for c in taught}
+        for k, f in enumerate(self.local):
+            if f is not None and len(f) and photo_card.get(k) in out:
+                out[photo_card[k]].append(f)
+        return out
+
+    def _deck_colours(self) -> dict:
+        """colour -> the deck's card ids of that colour (referee.load_deck; {} for a deck it does not know)."""
+        if not hasattr(self, "_by_colour"):
+            from referee import load_deck
+            try:
+                cards = load_deck(self.deck).cards
+            except KeyError:
+                cards = {}
+            by: dict = {}
+            for cid, card in cards.items():
+                by.setdefault(card.color or NO_COLOUR, set()).add(cid)
+            self._by_colour = by
+        return self._by_colour
 
     @property
     def border(self):

@@ -2,7 +2,8 @@
 
 Arrays only (loaded with allow_pickle=False, so a file cannot run code), a format name and
 version, the deck, the embedding's version, the digest of the network(s) whose features it
-holds, and the teach report's summary in a JSON string. It is written atomically
+holds, the teach report's summary in a JSON string, and the taught photos' keypoints (local.py;
+optional: a file taught before they were kept reads without them). It is written atomically
 (vision/atomic.py), so a reader sees the old file or the new one, never half of one, and a failed
 or interrupted teach leaves the previous file as it was.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import write_atomic
+from . import local
 from .deck import TaughtDeck
 from ..errors import ModelError
 from .embed import NET_FILE, VERSION as EMBEDDING, check_networks, net_digest
@@ -36,11 +38,13 @@ def save(td: TaughtDeck, path: str | os.PathLike) -> None:
     path = Path(path)
     meta = dict(td.meta, format=FORMAT, version=FORMAT_VERSION, deck=td.deck, embedding=EMBEDDING,
                 scales=list(td.scales))
+    # the taught photos' keypoints (local.py), where kept: a file without them reads as before
+    keypoints = local.pack(td.local) if td.local is not None else {}
     write_atomic(path, lambda f: np.savez_compressed(
         f, meta=np.array(json.dumps(meta)), cards=np.array(td.cards, dtype=str),
         colours=np.array(td.colours, dtype=str), symbols=np.array(td.symbols, dtype=str),
         protos=td.protos.astype(np.float16), labels=td.labels.astype(np.int32),
-        photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32)))
+        photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32), **keypoints))
 
 
 def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
@@ -65,9 +69,16 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
                 # the embedding holds the networks' features: another network, another space
                 raise StaleTaughtFile(f"{path} was taught with another symbol network than the one in "
                                       f"the models folder now ({NET_FILE} changed); teach it again")
+            keypoints = None
+            if "local_pts" in z.files:
+                pts, desc, photo = z["local_pts"], z["local_desc"], z["local_photo"]
+                if pts.ndim != 2 or pts.shape[1:] != (2,) or desc.shape != (len(pts), 128) or photo.shape != (len(pts),) \
+                        or desc.dtype != np.uint8:
+                    raise TaughtFileError(f"{path} is damaged (its keypoints do not fit together)")
+                keypoints = local.unpack(pts, desc, photo, int(z["photos"].max()) + 1 if len(z["photos"]) else 0)
             td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],
                             [str(s) for s in z["symbols"]], z["protos"].astype(np.float32), z["labels"],
-                            z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta)
+                            z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta, keypoints)
     except TaughtFileError:
         raise
     except Exception as e:      # truncated zip, missing array, bad JSON: numpy and zipfile raise many types

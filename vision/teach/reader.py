@@ -71,6 +71,7 @@ STRANGER = 0.5  # the built-in's confidence at most, on a deck whose border is n
                # photos were refused) on 2 of 176 DINO 2 photos (session 19): the table confirms them
 AGREE_TAUGHT = 0.2  # ... unless the taught deck names the same card at this confidence or more (not a 6 or a 9):
                     # two readers, one trained on other prints and one taught this one, agreeing
+TWIN_SEEN = 0.4     # the built-in naming the twin of the taught reading's 6 or 9, that twin not taught, at this or more: the twin
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
 
 
@@ -120,12 +121,20 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
             # the two readers agree, the taught deck by some margin: the built-in's confidence counts
             return card, max(conf, taught.confidence)
         conf = min(conf, STRANGER)
-    if card == twin(taught.card) and conf >= taught.confidence:
-        return card, conf               # the bar decides, and the built-in reader looks for it
+    if card == twin(taught.card) and (conf >= taught.confidence or (card not in taught_cards and conf >= TWIN_SEEN)):
+        # the bar decides, and the built-in reader looks for it; a taught deck that never saw the
+        # twin cannot tell it at all: a 9 not taught is its taught 6 turned round, sure (real-uno-dev2
+        # on black, every 4th card not taught: each 9 read as the 6 at 0.96-1.0, the built-in 0.59-1.0)
+        return card, conf
     same_colour = colours is not None and card in colours and colours[card] == colours.get(taught.card, "?")
     if card not in taught_cards and conf >= SURE:
         if not (taught.confidence >= SURE and taught.near):
             return card, conf
+        if same_colour and taught.confidence < ALONE:
+            # both sure, the built-in of a card never taught, the taught deck short of answering alone:
+            # the nearest taught card of that colour is no proof (a green 5 not taught read as the
+            # green 6 at 0.64): the surer one's card, and the table confirms it
+            return (card if conf > taught.confidence else taught.card), min(conf, taught.confidence, CONFLICT)
         if colours is not None and not same_colour:
             # both sure, the built-in of a card not taught, of another colour than the taught
             # reading's: a taught deck knows a card it never saw only by its symbol and colour

@@ -18,6 +18,7 @@ from ..locate import Quad, inside
 from ..read.colour import colour_votes
 from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
+from . import local
 from .build import build_deck, photo_prototypes
 from .deck import trusts_builtin
 from .faces import learn_look, scored_outlines
@@ -83,7 +84,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         report.border = rec.border.words()
     elif rec.white_faces:
         report.faces = "white"
-    taught: list[tuple[str, np.ndarray]] = []
+    taught: list[tuple] = []     # (card id, prototypes, keypoints) per photo taught from
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
     for k, (cid, path) in enumerate(photos):
@@ -91,7 +92,8 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             img, _ = load_image(path)
             img, quad, why = card_of(rec, img, cid)
             if quad is not None:
-                taught.append((cid, photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None)))
+                taught.append((cid, photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None),
+                               local.features(img, quad.pts)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)
@@ -140,9 +142,18 @@ PROBE = 8            # photos looked at to tell a white-bordered deck from one o
 
 def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:
     """(the photo's prototypes, None), or (None, why it cannot teach): no card or several."""
+    taught, why = taught_photo(rec, img, seed)
+    return (taught[0] if taught is not None else None), why
+
+
+def taught_photo(rec, img: np.ndarray, seed: int = 0) -> tuple[tuple | None, str | None]:
+    """((the photo's prototypes, its card's keypoints), None), what build.build_deck takes with the
+    card id, or (None, why it cannot teach): no card or several."""
     img, quad, why = card_of(rec, img)
-    return ((photo_prototypes(img, quad.pts, seed=seed, white_margin=rec.border is None), None)
-            if quad is not None else (None, why))
+    if quad is None:
+        return None, why
+    return (photo_prototypes(img, quad.pts, seed=seed, white_margin=rec.border is None),
+            local.features(img, quad.pts)), None
 
 
 def card_of(rec, img: np.ndarray, card_id: str | None = None) -> tuple[np.ndarray, Quad | None, str | None]:
@@ -261,9 +272,9 @@ def _leave_one_out(td, taught, report: Report) -> None:
     """Each photo of a card with two or more photos, read by the deck without that photo's
     prototypes. (The deck's weights were learned with it: a slightly kind estimate.)"""
     counts: dict[str, int] = {}
-    for cid, _ in taught:
+    for cid, *_ in taught:
         counts[cid] = counts.get(cid, 0) + 1
-    for k, (cid, protos) in enumerate(taught):
+    for k, (cid, protos, *_) in enumerate(taught):
         if counts[cid] < 2:
             continue
         m = td.match(protos[0], exclude_photo=k)      # row 0: the face as photographed

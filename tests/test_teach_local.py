@@ -1,0 +1,105 @@
+"""A taught photo's keypoints (vision/teach/local.py): the very card found again by its own marks,
+kept in the taught file, and used on an unsure reading only where the colour's cards were taught."""
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.art.handdrawn import random_hand
+from vision.synth.photo import print_photos
+from vision.teach import local
+
+BLUE = ["blue-ice", "blue-chill", "blue-shoe", "blue-candy", "blue-girl", "blue-fab4"]
+
+
+@pytest.fixture(scope="module")
+def inked():
+    """Three photos each of six blue cards of a DINO 2 deck drawn by hand in ink (the teach bench's
+    hand of seed 5350), each photo its own table, size, slant, light and blur, a thumb in 30%."""
+    hand = replace(random_hand(random.Random("dino2/5350")), coloured_in=False)
+    shots = list(print_photos("dino2", BLUE, 3, seed=5350, hand=hand))
+    return {(c, k): local.features(img, quad) for c, k, img, quad in shots}
+
+
+def test_a_photo_matches_its_own_cards_teach_photo_and_no_other(inked):
+    taught = {c: [inked[(c, 0)]] for c in BLUE}
+    named = [(c, local.verified(inked[(c, k)], taught)[0]) for c in BLUE for k in (1, 2)]
+    # never another card of the colour ...
+    assert all(found in (None, c) for c, found in named), named
+    # ... and half the photos or more clearly their own card (8 of 12 at this seed; the others
+    # match no card clearly: a thumb over the drawing, a blur, two cards' lettering alike)
+    assert sum(found == c for c, found in named) >= 6, named
+
+
+def test_a_half_turned_face_matches_as_well():
+    hand = replace(random_hand(random.Random("dino2/5350")), coloured_in=True)
+    (_, _, img, quad), = print_photos("dino2", ["red-dingbat"], 1, seed=7, hand=hand)
+    upright = local.features(img, quad)
+    turned = local.features(img, np.roll(quad, 2, axis=0))       # the outline's corners half round
+    assert local.inliers(turned, upright) >= local.MIN_INLIERS
+
+
+def test_nothing_stands_out_where_two_cards_match_alike():
+    a = local.Features(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.uint8))
+    assert local.verified(a, {"red-1": [a], "red-2": [a]}) == (None, 0, 0)
+    assert local.verified(a, {}) == (None, 0, 0)
+
+
+def test_keypoints_are_packed_per_photo_and_back():
+    f = local.Features(np.float32([[1, 2], [3, 4]]), np.full((2, 128), 7, np.uint8))
+    g = local.Features(np.float32([[5, 6]]), np.full((1, 128), 9, np.uint8))
+    packed = local.pack([f, None, g])
+    assert packed["local_photo"].tolist() == [0, 0, 2]
+    back = local.unpack(packed["local_pts"], packed["local_desc"], packed["local_photo"], 3)
+    assert back[1] is None
+    assert back[0].pts.tolist() == f.pts.tolist() and back[2].desc.tolist() == g.desc.tolist()
+
+
+def _deck(cards, with_keypoints=True):
+    """A taught uno deck of `cards`, one photo each, random prototypes, one keypoint a photo."""
+    from referee import load_deck
+    from vision.teach.build import build_deck
+    from vision.teach.embed import shape_mask
+    rng = np.random.default_rng(0)
+    one = local.Features(np.float32([[1, 1]]), np.ones((1, 128), np.uint8))
+    taught = [(c, rng.normal(size=(2, shape_mask().size)).astype(np.float32)) + ((one,) if with_keypoints else ())
+              for c in cards]
+    return build_deck(load_deck("uno"), taught)
+
+
+def test_a_colours_cards_are_checked_only_where_enough_of_them_were_taught():
+    reds = [f"red-{s}" for s in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2")]
+    td = _deck(reds[:10] + ["blue-1", "blue-2", "wild", "wild-draw4"])
+    # 10 of the 13 reds: three quarters and more
+    assert sorted(td.local_candidates("red")) == sorted(reds[:10])
+    # 2 of the 13 blues: a blue never taught may be the card, and matches a lone taught blue clearly
+    assert td.local_candidates("blue") is None
+    assert td.local_candidates("green") is None
+    # the cards without a colour, both taught
+    assert sorted(td.local_candidates(None)) == ["wild", "wild-draw4"]
+    assert _deck(reds[:9]).local_candidates("red") is None           # 9 of 13: under three quarters
+    assert _deck(reds, with_keypoints=False).local_candidates("red") is None
+
+
+def test_keypoints_are_kept_in_the_file_and_a_file_without_them_still_loads(tmp_path):
+    import json
+    from vision.teach.file import TaughtFileError, load, save
+    td = _deck(["wild", "wild-draw4"])
+    save(td, tmp_path / "k.npz")
+    back = load(tmp_path / "k.npz")
+    assert [len(f) for f in back.local] == [1, 1]
+    assert sorted(back.local_candidates(None)) == ["wild", "wild-draw4"]
+    # a file taught before keypoints were kept: the same arrays less those three
+    with np.load(tmp_path / "k.npz", allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    older = {k: v for k, v in arrays.items() if not k.startswith("local_")}
+    np.savez_compressed(tmp_path / "old.npz", **older)
+    old = load(tmp_path / "old.npz")
+    assert old.local is None and old.local_candidates(None) is None
+    assert old.match(td.protos[0]).card == "wild"
+    # keypoints that do not fit together: refused, the file named
+    np.savez_compressed(tmp_path / "bad.npz", **dict(arrays, local_desc=arrays["local_desc"][:, :64]))
+    with pytest.raises(TaughtFileError, match="bad.npz.*keypoints"):
+        load(tmp_path / "bad.npz")
+    assert json.loads(str(arrays["meta"]))["deck"] == "uno"

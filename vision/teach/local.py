@@ -1,0 +1,129 @@
+"""Local features of a taught face: the very card found again by its own marks.
+
+A taught deck's embedding (embed.py) describes a face coarsely (64 x 96, HOG regions, the symbol
+network's features), which is what lets one photo stand for every later photo of the card under
+another light; but a drawing in thin ink, blurred, slanted or partly under a thumb, is then often as
+near another card's. The photos a deck is taught from and the photos it reads are of the same
+physical cards, though: the same strokes, the same lettering. So each taught photo also keeps its
+face's SIFT keypoints (Lowe 2004), and a reading the taught deck is unsure of is checked the way
+image retrieval verifies a candidate: keypoints matched to each taught photo of the reading's colour
+(Lowe's ratio test), then a RANSAC homography, whose inliers count. Where one card's photo holds
+clearly more inliers than any other of that colour (MIN_INLIERS, RATIO_OVER_NEXT), that card is the
+reading, sure. Measured on bench/teach.py's decks drawn by hand (docs/teach.md "Local features").
+
+Keypoints are taken on two views of the face, its grey and its darkest channel (a yellow or orange
+stroke on white hardly shows in grey), each contrast-limited (CLAHE) against the light's level.
+A pure function of the face: the taught file keeps the keypoints' positions and descriptors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..rectify import warp_card
+
+LOCAL_W, LOCAL_H = 160, 240     # the face is warped at this size for its keypoints
+FEATURES = 300                  # keypoints at most per view (grey, darkest channel)
+RATIO = 0.8                     # Lowe's ratio: a match's distance under this share of the next
+RANSAC_PX = 6.0                 # a keypoint within this many pixels of where the homography puts it is an inlier
+MIN_MATCHES = 5                 # fewer good matches than this: no homography, no inliers
+MIN_INLIERS = 15                # the best card's inliers at least this ...
+RATIO_OVER_NEXT = 3.0           # ... and this many times the next card's of its colour (at least 1)
+
+
+@dataclass(frozen=True)
+class Features:
+    pts: np.ndarray     # N x 2 float32, pixels of the LOCAL_W x LOCAL_H face
+    desc: np.ndarray    # N x 128 uint8 (SIFT's descriptors are whole numbers 0..255)
+
+    def __len__(self) -> int:
+        return len(self.pts)
+
+
+_sift = None
+
+
+def _detector():
+    global _sift
+    if _sift is None:
+        _sift = cv2.SIFT_create(nfeatures=FEATURES)
+    return _sift
+
+
+def face_features(face_bgr: np.ndarray) -> Features:
+    """The keypoints of a face warped at LOCAL_W x LOCAL_H."""
+    clahe = cv2.createCLAHE(2.0, (4, 4))
+    pts, desc = [], []
+    for view in (cv2.cvtColor(face_bgr, cv2.COLOR_BGR2GRAY), face_bgr.min(axis=2)):
+        kp, d = _detector().detectAndCompute(clahe.apply(np.ascontiguousarray(view)), None)
+        if d is not None and len(kp):
+            pts.append(np.float32([k.pt for k in kp]))
+            desc.append(np.clip(np.rint(d), 0, 255).astype(np.uint8))
+    if not pts:
+        return Features(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.uint8))
+    return Features(np.concatenate(pts), np.concatenate(desc))
+
+
+def features(bgr: np.ndarray, quad: np.ndarray) -> Features:
+    """The keypoints of the card at `quad` in the picture `bgr`."""
+    return face_features(warp_card(bgr, quad, (LOCAL_W, LOCAL_H)))
+
+
+_matcher = cv2.BFMatcher(cv2.NORM_L2)
+
+
+def inliers(a: Features, b: Features) -> int:
+    """How many of `a`'s keypoints match `b`'s consistently with one homography: 0 when fewer than
+    MIN_MATCHES pass the ratio test. The faces may lie upright or upside down to each other (a
+    rectified card lies either way): a homography takes either."""
+    if len(a) < MIN_MATCHES or len(b) < 2:
+        return 0
+    pairs = _matcher.knnMatch(a.desc.astype(np.float32), b.desc.astype(np.float32), k=2)
+    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+    if len(good) < MIN_MATCHES:
+        return 0
+    src = a.pts[[m.queryIdx for m in good]]
+    dst = b.pts[[m.trainIdx for m in good]]
+    _, mask = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
+    return int(mask.sum()) if mask is not None else 0
+
+
+def verified(read: Features, taught: dict[str, list[Features]]) -> tuple[str | None, int, int]:
+    """(the card whose taught photos hold clearly the most inliers with `read`, its inliers, the
+    next card's), or (None, best, next) where no card stands out (MIN_INLIERS, RATIO_OVER_NEXT).
+    `taught`: card id -> its taught photos' features, the candidates (one colour's cards)."""
+    scores = sorted(((max((inliers(read, f) for f in fs), default=0), c) for c, fs in taught.items()), reverse=True)
+    if not scores:
+        return None, 0, 0
+    best, card = scores[0]
+    second = scores[1][0] if len(scores) > 1 else 0
+    if best >= MIN_INLIERS and best >= RATIO_OVER_NEXT * max(second, 1):
+        return card, best, second
+    return None, best, second
+
+
+def pack(per_photo: list[Features | None]) -> dict[str, np.ndarray]:
+    """The taught photos' features as flat arrays for the taught file (`local_photo`: each keypoint's
+    photo index); a photo without features (None) has no keypoints."""
+    pts, desc, photo = [], [], []
+    for k, f in enumerate(per_photo):
+        if f is not None and len(f):
+            pts.append(f.pts)
+            desc.append(f.desc)
+            photo.append(np.full(len(f), k, np.int32))
+    if not pts:
+        return {"local_pts": np.zeros((0, 2), np.float32), "local_desc": np.zeros((0, 128), np.uint8),
+                "local_photo": np.zeros(0, np.int32)}
+    return {"local_pts": np.concatenate(pts), "local_desc": np.concatenate(desc), "local_photo": np.concatenate(photo)}
+
+
+def unpack(pts: np.ndarray, desc: np.ndarray, photo: np.ndarray, photos: int) -> list[Features | None]:
+    """pack's arrays back as one Features (or None) per taught photo."""
+    out: list[Features | None] = [None] * photos
+    for k in np.unique(photo):
+        sel = photo == k
+        if 0 <= int(k) < photos:
+            out[int(k)] = Features(np.asarray(pts[sel], np.float32), np.asarray(desc[sel], np.uint8))
+    return out
