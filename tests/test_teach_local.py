@@ -27,9 +27,9 @@ def test_a_photo_matches_its_own_cards_teach_photo_and_no_other(inked):
     named = [(c, local.verified(inked[(c, k)], taught)[0]) for c in BLUE for k in (1, 2)]
     # never another card of the colour ...
     assert all(found in (None, c) for c, found in named), named
-    # ... and half the photos or more clearly their own card (8 of 12 at this seed; the others
-    # match no card clearly: a thumb over the drawing, a blur, two cards' lettering alike)
-    assert sum(found == c for c, found in named) >= 6, named
+    # ... and most photos clearly their own card (11 of 12 at this seed, every other card's
+    # aligned inliers 0; the twelfth, a girl under a thumb and a blur, matches no card clearly)
+    assert sum(found == c for c, found in named) >= 9, named
 
 
 def test_a_half_turned_face_matches_as_well():
@@ -103,3 +103,30 @@ def test_keypoints_are_kept_in_the_file_and_a_file_without_them_still_loads(tmp_
     with pytest.raises(TaughtFileError, match="bad.npz.*keypoints"):
         load(tmp_path / "bad.npz")
     assert json.loads(str(arrays["meta"]))["deck"] == "uno"
+
+
+def test_an_unsure_taught_reading_is_made_sure_by_its_own_teach_photo(tmp_path, monkeypatch):
+    """DINO 2's three cards without a colour, drawn by hand in ink and taught from one photo each
+    through `teach_folder`: their later photos read unsure by the embedding alone, right and sure
+    once checked against the teach photos' keypoints (the teach bench's hand of seed 5350)."""
+    import vision.recognizer as R
+    from vision.recognizer import Recognizer
+    from vision.synth.photo import write_teach_folder
+    from vision.teach.teach import teach_folder
+    cards = ["rainbow-reverse", "dino", "nathan"]
+    hand = replace(random_hand(random.Random("dino2/5350")), coloured_in=False)
+    write_teach_folder(tmp_path, "dino2", cards, 1, seed=5350, hand=hand)
+    td, report = teach_folder(Recognizer("dino2", text=False), tmp_path)
+    assert sorted(td.cards) == sorted(cards) and td.local is not None
+    rec = Recognizer("dino2", taught=td)
+    later = [(c, img) for c, k, img, _ in print_photos("dino2", cards, 5, seed=5350, hand=hand) if k >= 3]
+    readings = {}
+    for flag in (False, True):
+        monkeypatch.setattr(R, "TAUGHT_LOCAL", flag)
+        readings[flag] = [(c, rec.read(img)[0]) for c, img in later]
+    checked = [(c, r.card, r.sure) for c, r in readings[True]]
+    # every reading the keypoints changed is now right and sure, and none is wrong and sure
+    assert all(r.card == c or not r.sure for c, r in readings[True]), checked
+    changed = [(c, a, b) for (c, a), (_, b) in zip(readings[False], readings[True]) if (a.card, a.sure) != (b.card, b.sure)]
+    # (at this seed: a rainbow reverse read as the dino at 0.42 -> the rainbow reverse at 0.8)
+    assert changed and all(b.card == c and b.sure and not a.sure for c, a, b in changed), changed
