@@ -68,17 +68,18 @@ def _deck(cards, with_keypoints=True):
     return build_deck(load_deck("uno"), taught)
 
 
-def test_a_colours_cards_are_checked_only_where_enough_of_them_were_taught():
+def test_a_colours_cards_are_checked_only_where_all_of_them_were_taught():
     reds = [f"red-{s}" for s in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2")]
-    td = _deck(reds[:10] + ["blue-1", "blue-2", "wild", "wild-draw4"])
-    # 10 of the 13 reds: three quarters and more
-    assert sorted(td.local_candidates("red")) == sorted(reds[:10])
-    # 2 of the 13 blues: a blue never taught may be the card, and matches a lone taught blue clearly
-    assert td.local_candidates("blue") is None
-    assert td.local_candidates("green") is None
+    td = _deck(reds + ["blue-1", "blue-2", "green-7", "wild", "wild-draw4"])
+    assert sorted(td.local_candidates("red")) == sorted(reds)
+    # the same symbol in other colours competes: keypoints do not see colour
+    assert sorted(td.local_candidates("red", "7")) == sorted(reds + ["green-7"])
+    # 2 of the 13 blues: a blue never taught may be the card, and what it shares with a taught blue
+    # (a print's oval, a word of its name) matches that card clearly
+    assert td.local_candidates("blue") is None and td.local_candidates("green") is None
     # the cards without a colour, both taught
     assert sorted(td.local_candidates(None)) == ["wild", "wild-draw4"]
-    assert _deck(reds[:9]).local_candidates("red") is None           # 9 of 13: under three quarters
+    assert _deck(reds[:12]).local_candidates("red") is None          # one red missing
     assert _deck(reds, with_keypoints=False).local_candidates("red") is None
 
 

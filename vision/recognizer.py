@@ -118,6 +118,7 @@ WHITE_EDGE_CUT = True    # ... and by those contours cut along the picture's edg
 TAUGHT_LOCAL = True      # a taught deck's unsure reading is checked against the taught photos' keypoints
                          # (teach/local.py): the one card of its colour whose photo they clearly match ...
 TAUGHT_LOCAL_SURE = 0.9  # ... is the reading, at least this sure
+TAUGHT_LOCAL_OVERRULE = 40   # ... and replaces another card read, unsure, only with this many inliers
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 SIBLINGS = True          # a UNO family card of one colour has the wild draw four's belief as a +2's (fuse.COLOURED_SIBLING)
@@ -690,11 +691,16 @@ class Recognizer:
         from .teach.reader import twin
         if card is None or card not in self._colours:
             return card, conf
-        candidates = self.taught.local_candidates(self._colours[card])
+        candidates = self.taught.local_candidates(self._colours[card], self.deck.cards[card].symbol)
         if not candidates:
             return card, conf
-        found, _, _ = local.verified(local.features(frame, q.pts), candidates)
+        found, inliers, _ = local.verified(local.features(frame, q.pts), candidates)
         if found is None or twin(found) in self.deck.cards:
+            return card, conf
+        if found != card and inliers < TAUGHT_LOCAL_OVERRULE:
+            # another card than the reading: only on much evidence (a skip's photo matched the
+            # skip 2's lettering, 15 inliers against none, where the skip's own teach photo showed
+            # little of it)
             return card, conf
         return found, max(conf, TAUGHT_LOCAL_SURE)
 

@@ -34,8 +34,6 @@ BUILTIN_RIGHT = 0.5   # ... or right on fewer than this share of them is a stran
                       # overrules it (reader.combine). Printed decks: right 0.97-1.0, wrong and sure 0-0.03;
                       # decks drawn by hand on the teach bench: right 0.03-0.23, wrong and sure 0-0.21
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
-LOCAL_CARDS = 3       # a colour's cards are checked by their keypoints (local.py) where all were taught, or
-LOCAL_SHARE = 0.75    # ... this many and this share of them (a teach photo refused leaves a card out)
 
 
 @dataclass(frozen=True)
@@ -91,19 +89,22 @@ class TaughtDeck:
         # with the red 5 and the yellow 7 taught): read by their symbol's and colour's distances
         self.composed, self._comp_sym, self._comp_col = _composable(self.deck, set(self.cards), sym_names, col_names)
 
-    def local_candidates(self, colour: str | None) -> dict | None:
-        """card id -> its taught photos' keypoints, for the taught cards of `colour` (None: no colour),
-        where keypoints were kept and the colour's cards were taught: all of them, or LOCAL_CARDS and
-        LOCAL_SHARE of them; else None. A card never photographed may be the one a photo shows, and
-        what it shares with the taught cards of its colour (a print's oval and corners) matches a lone
-        one of them clearly; among several, it matches each alike, and none stands out."""
+    def local_candidates(self, colour: str | None, symbol: str | None = None) -> dict | None:
+        """card id -> its taught photos' keypoints: the taught cards of `colour` (None: no colour) and
+        those of `symbol` in other colours, where keypoints were kept and every card of that colour
+        was taught; else None. A card never photographed may be the one a photo shows, and what it
+        shares with a taught card (a print's oval and corners, a word in its name: DINO 2's skip and
+        skip 2) matches that card clearly (the teach bench's DINO 2 decks, three quarters of a colour
+        taught sufficing: 3 readings of 352 wrong and sure, a skip whose teach photo was refused read
+        as the skip 2). The same symbol in other colours competes: keypoints are colour-blind, and a
+        name written alike in orange and red matched the red card where the colour was misread."""
         if not self.local:
             return None
         want = colour or NO_COLOUR
-        of_colour = self._deck_colours().get(want, set())
         taught = {c for c, col in zip(self.cards, self.colours) if col == want}
-        if not taught or (taught < of_colour and (len(taught) < LOCAL_CARDS or len(taught) < LOCAL_SHARE * len(of_colour))):
+        if not taught or not self._deck_colours().get(want, set()) <= taught:
             return None
+        taught |= {c for c, sym in zip(self.cards, self.symbols) if symbol is not None and sym == symbol}
         photo_card = {int(k): self.cards[int(c)] for k, c in zip(self.photos, self.labels)}
         out: dict = {c: [] for c in taught}
         for k, f in enumerate(self.local):
