@@ -142,3 +142,20 @@ def test_a_taught_deck_reads_a_mirrored_photo_as_the_card_it_mirrors_back_to_uns
     monkeypatch.setattr(recognizer, "TAUGHT_MIRROR", False)
     alone = reader.read(mirrored)
     assert alone and alone[0].card != card
+
+
+def test_a_nine_never_taught_is_not_the_taught_six_turned_round(photos, builtin):
+    """Every card taught from its first photo but the 9s: a 9's photo is the taught 6 turned half
+    round but for the bar, which the taught deck never saw; before session 60 every 9 of the set's
+    photos read as its colour's 6 at 0.96-1.0, sure. The built-in's reading of the 9 stands now."""
+    from vision.recognizer import Recognizer
+    td, _ = _taught({c: cv2.imread(str(ps[0])) for c, ps in photos.items() if not c.endswith("-9")})
+    assert not any(c.endswith("-9") for c in td.cards) and any(c.endswith("-6") for c in td.cards)
+    reader = Recognizer("uno", taught=td)
+    nines = [(c, p) for c, ps in photos.items() if c.endswith("-9") for p in ps]
+    assert nines
+    for card, path in nines:
+        got = reader.read(cv2.imread(str(path)))[0]
+        assert got.card == card or not got.sure, (path.name, got.card, got.confidence)
+    right = sum(reader.read(cv2.imread(str(p)))[0].card == c for c, p in nines)
+    assert right >= len(nines) - 1, right
