@@ -88,6 +88,7 @@ class TaughtDeck:
         # cards never photographed whose symbol and colour were, each on other cards (a yellow 5
         # with the red 5 and the yellow 7 taught): read by their symbol's and colour's distances
         self.composed, self._comp_sym, self._comp_col = _composable(self.deck, set(self.cards), sym_names, col_names)
+        self._by_colour = _by_colour(self.deck)     # colour -> the deck's card ids of it (local_candidates)
 
     def local_candidates(self, colour: str | None, symbol: str | None = None) -> dict | None:
         """card id -> its taught photos' keypoints: the taught cards of `colour` (None: no colour) and
@@ -102,7 +103,7 @@ class TaughtDeck:
             return None
         want = colour or NO_COLOUR
         taught = {c for c, col in zip(self.cards, self.colours) if col == want}
-        if not taught or not self._deck_colours().get(want, set()) <= taught:
+        if not taught or not self._by_colour.get(want, set()) <= taught:
             return None
         taught |= {c for c, sym in zip(self.cards, self.symbols) if symbol is not None and sym == symbol}
         photo_card = {int(k): self.cards[int(c)] for k, c in zip(self.photos, self.labels)}
@@ -111,20 +112,6 @@ class TaughtDeck:
             if f is not None and len(f) and photo_card.get(k) in out:
                 out[photo_card[k]].append(f)
         return out
-
-    def _deck_colours(self) -> dict:
-        """colour -> the deck's card ids of that colour (referee.load_deck; {} for a deck it does not know)."""
-        if not hasattr(self, "_by_colour"):
-            from referee import load_deck
-            try:
-                cards = load_deck(self.deck).cards
-            except KeyError:
-                cards = {}
-            by: dict = {}
-            for cid, card in cards.items():
-                by.setdefault(card.color or NO_COLOUR, set()).add(cid)
-            self._by_colour = by
-        return self._by_colour
 
     @property
     def border(self):
@@ -204,6 +191,20 @@ def _composable(deck_id: str, taught: set, sym_names: list, col_names: list) -> 
             si.append(sym_names.index(card.symbol))
             ci.append(col_names.index(colour))
     return ids, np.array(si, np.int32), np.array(ci, np.int32)
+
+
+def _by_colour(deck_id: str) -> dict:
+    """colour (NO_COLOUR for none) -> the deck's card ids of that colour; {} for a deck the referee
+    does not know."""
+    from referee import load_deck
+    try:
+        cards = load_deck(deck_id).cards
+    except KeyError:
+        return {}
+    by: dict = {}
+    for cid, card in cards.items():
+        by.setdefault(card.color or NO_COLOUR, set()).add(cid)
+    return by
 
 
 def _distances(protos: np.ndarray, x: np.ndarray) -> np.ndarray:

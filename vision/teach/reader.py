@@ -71,7 +71,8 @@ STRANGER = 0.5  # the built-in's confidence at most, on a deck whose border is n
                # photos were refused) on 2 of 176 DINO 2 photos (session 19): the table confirms them
 AGREE_TAUGHT = 0.2  # ... unless the taught deck names the same card at this confidence or more (not a 6 or a 9):
                     # two readers, one trained on other prints and one taught this one, agreeing
-TWIN_SEEN = 0.4     # the built-in naming the twin of the taught reading's 6 or 9, that twin not taught, at this or more: the twin
+TWIN_SEEN = 0.4     # the built-in naming, at this or more, the never taught twin of the taught
+                    # reading's 6 or 9: the twin (a taught deck cannot tell a card from its half turn)
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
 
 
