@@ -7,9 +7,11 @@ near another card's. The photos a deck is taught from and the photos it reads ar
 physical cards, though: the same strokes, the same lettering. So each taught photo also keeps its
 face's SIFT keypoints (Lowe 2004), and a reading the taught deck is unsure of is checked the way
 image retrieval verifies a candidate: keypoints matched to each taught photo of the reading's colour
-(Lowe's ratio test), then a RANSAC homography, whose inliers count. Where one card's photo holds
-clearly more inliers than any other of that colour (MIN_INLIERS, RATIO_OVER_NEXT), that card is the
-reading, sure. Measured on bench/teach.py's decks drawn by hand (docs/teach.md "Local features").
+and of its symbol in other colours (Lowe's ratio test), then a RANSAC homography, whose inliers count
+where it lays one rectified face onto the other (aligned). Where one card's photos hold clearly
+more inliers than any other candidate's (MIN_INLIERS, RATIO_OVER_NEXT), that card is the reading,
+sure (the recognizer's TAUGHT_LOCAL). Measured on bench/teach.py's decks drawn by hand
+(docs/teach.md "Local features").
 
 Keypoints are taken on two views of the face, its grey and its darkest channel (a yellow or orange
 stroke on white hardly shows in grey), each contrast-limited (CLAHE) against the light's level.
