@@ -87,8 +87,18 @@ class TaughtDeck:
         self._sym_names = sym_names
         # cards never photographed whose symbol and colour were, each on other cards (a yellow 5
         # with the red 5 and the yellow 7 taught): read by their symbol's and colour's distances
-        self.composed, self._comp_sym, self._comp_col = _composable(self.deck, set(self.cards), sym_names, col_names)
-        self._by_colour = _by_colour(self.deck)     # colour -> the deck's card ids of it (local_candidates)
+        deck_cards = _deck_cards(self.deck)
+        self.composed, self._comp_sym, self._comp_col = _composable(deck_cards, set(self.cards), sym_names, col_names)
+        # for local_candidates: colour -> the deck's card ids of it, and card id -> its taught photos' keypoints
+        self._by_colour: dict = {}
+        for cid, card in deck_cards.items():
+            self._by_colour.setdefault(card.color or NO_COLOUR, set()).add(cid)
+        self._local_by_card: dict = {}
+        if self.local:
+            photo_card = {int(k): self.cards[int(c)] for k, c in zip(self.photos, self.labels)}
+            for k, f in enumerate(self.local):
+                if f is not None and len(f) and k in photo_card:
+                    self._local_by_card.setdefault(photo_card[k], []).append(f)
 
     def local_candidates(self, colour: str | None, symbol: str | None = None) -> dict | None:
         """card id -> its taught photos' keypoints: the taught cards of `colour` (None: no colour) and
@@ -106,12 +116,7 @@ class TaughtDeck:
         if not taught or not self._by_colour.get(want, set()) <= taught:
             return None
         taught |= {c for c, sym in zip(self.cards, self.symbols) if symbol is not None and sym == symbol}
-        photo_card = {int(k): self.cards[int(c)] for k, c in zip(self.photos, self.labels)}
-        out: dict = {c: [] for c in taught}
-        for k, f in enumerate(self.local):
-            if f is not None and len(f) and photo_card.get(k) in out:
-                out[photo_card[k]].append(f)
-        return out
+        return {c: self._local_by_card.get(c, []) for c in taught}
 
     @property
     def border(self):
@@ -175,14 +180,18 @@ class TaughtDeck:
                      names[order[1]] if len(d) > 1 and np.isfinite(second) else None, best <= NEAR)
 
 
-def _composable(deck_id: str, taught: set, sym_names: list, col_names: list) -> tuple[list, np.ndarray, np.ndarray]:
-    """(ids, symbol indices, colour indices) of the deck's cards not taught whose symbol and colour
-    both are; none for a deck the referee does not know."""
+def _deck_cards(deck_id: str) -> dict:
+    """The deck's cards (referee.load_deck), {} for a deck the referee does not know."""
     from referee import load_deck
     try:
-        cards = load_deck(deck_id).cards
+        return load_deck(deck_id).cards
     except KeyError:
-        return [], np.zeros(0, np.int32), np.zeros(0, np.int32)
+        return {}
+
+
+def _composable(cards: dict, taught: set, sym_names: list, col_names: list) -> tuple[list, np.ndarray, np.ndarray]:
+    """(ids, symbol indices, colour indices) of the deck's `cards` not taught whose symbol and colour
+    both are; none for a deck the referee does not know (no cards)."""
     ids, si, ci = [], [], []
     for cid, card in cards.items():
         colour = card.color or NO_COLOUR
@@ -191,20 +200,6 @@ def _composable(deck_id: str, taught: set, sym_names: list, col_names: list) -> 
             si.append(sym_names.index(card.symbol))
             ci.append(col_names.index(colour))
     return ids, np.array(si, np.int32), np.array(ci, np.int32)
-
-
-def _by_colour(deck_id: str) -> dict:
-    """colour (NO_COLOUR for none) -> the deck's card ids of that colour; {} for a deck the referee
-    does not know."""
-    from referee import load_deck
-    try:
-        cards = load_deck(deck_id).cards
-    except KeyError:
-        return {}
-    by: dict = {}
-    for cid, card in cards.items():
-        by.setdefault(card.color or NO_COLOUR, set()).add(cid)
-    return by
 
 
 def _distances(protos: np.ndarray, x: np.ndarray) -> np.ndarray:

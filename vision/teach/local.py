@@ -32,7 +32,7 @@ RATIO = 0.8                     # Lowe's ratio: a match's distance under this sh
 RANSAC_PX = 6.0                 # a keypoint within this many pixels of where the homography puts it is an inlier
 MIN_MATCHES = 5                 # fewer good matches than this: no homography, no inliers
 MIN_INLIERS = 15                # the best card's inliers at least this ...
-RATIO_OVER_NEXT = 3.0           # ... and this many times the next card's of its colour (at least 1)
+RATIO_OVER_NEXT = 3.0           # ... and this many times the next candidate's (at least 1)
 ALIGN = 0.25                    # a homography moving a face's corner farther than this share of its height is no match (aligned)
 
 
@@ -116,7 +116,8 @@ def aligned(h: np.ndarray) -> bool:
 def verified(read: Features, taught: dict[str, list[Features]]) -> tuple[str | None, int, int]:
     """(the card whose taught photos hold clearly the most inliers with `read`, its inliers, the
     next card's), or (None, best, next) where no card stands out (MIN_INLIERS, RATIO_OVER_NEXT).
-    `taught`: card id -> its taught photos' features, the candidates (one colour's cards)."""
+    `taught`: card id -> its taught photos' features, the candidates (deck.local_candidates: one
+    colour's cards and its symbol's in other colours)."""
     scores = sorted(((max((inliers(read, f) for f in fs), default=0), c) for c, fs in taught.items()), reverse=True)
     if not scores:
         return None, 0, 0

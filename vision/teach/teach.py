@@ -92,8 +92,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             img, _ = load_image(path)
             img, quad, why = card_of(rec, img, cid)
             if quad is not None:
-                taught.append((cid, photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None),
-                               local.features(img, quad.pts)))
+                taught.append((cid, *_learned(rec, img, quad, k)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)
@@ -150,10 +149,13 @@ def taught_photo(rec, img: np.ndarray, seed: int = 0) -> tuple[tuple | None, str
     """((the photo's prototypes, its card's keypoints), None), what build.build_deck takes with the
     card id, or (None, why it cannot teach): no card or several."""
     img, quad, why = card_of(rec, img)
-    if quad is None:
-        return None, why
+    return (_learned(rec, img, quad, seed), None) if quad is not None else (None, why)
+
+
+def _learned(rec, img: np.ndarray, quad: Quad, seed: int) -> tuple:
+    """(prototypes, keypoints) of the card at `quad`: what a taught photo leaves in the deck."""
     return (photo_prototypes(img, quad.pts, seed=seed, white_margin=rec.border is None),
-            local.features(img, quad.pts)), None
+            local.features(img, quad.pts))
 
 
 def card_of(rec, img: np.ndarray, card_id: str | None = None) -> tuple[np.ndarray, Quad | None, str | None]:
