@@ -119,6 +119,9 @@ TAUGHT_LOCAL = True      # a taught deck's unsure reading is checked against the
                          # (teach/local.py): the one card of its colour whose photo they clearly match ...
 TAUGHT_LOCAL_SURE = 0.9  # ... is the reading, at least this sure
 TAUGHT_LOCAL_OVERRULE = 40   # ... and replaces another card read, unsure, only with this many inliers
+TAUGHT_LOCAL_PARTLY = True   # ... and where some cards of the colour were not taught too (never sure then)
+TAUGHT_LOCAL_UNSURE_OVERRULE = 15   # another card of the colour read, matched with this many inliers, goes first unsure ...
+TAUGHT_LOCAL_UNSURE_CONF = 0.5      # ... at this confidence
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 SIBLINGS = True          # a UNO family card of one colour has the wild draw four's belief as a +2's (fuse.COLOURED_SIBLING)
@@ -684,25 +687,36 @@ class Recognizer:
     def _locally_checked(self, frame: np.ndarray, q: Quad, card: str | None, conf: float) -> tuple[str | None, float]:
         """An unsure taught reading checked against the taught photos' own keypoints (TAUGHT_LOCAL):
         where one card of the reading's colour matches clearly (teach/local.py `verified`), that
-        card, sure. Not for a 6 or a 9 whose twin is in the deck (a half turn apart but for a bar,
-        which keypoints matched under any homography do not tell), nor where a card of that colour
-        was never taught (local.py cannot vouch against it)."""
+        card, sure where every card of that colour was taught (else a card never taught may be the
+        one shown: local.py cannot vouch against it), unsure where it was not or where the match
+        replaces another card read on little evidence. Not for a 6 or a 9 whose twin is in the deck
+        (a half turn apart but for a bar, which keypoints matched under any homography do not tell)."""
         from .teach import local
         from .teach.reader import twin
         if card is None or card not in self._colours:
             return card, conf
-        candidates = self.taught.local_candidates(self._colours[card], self.deck.cards[card].symbol)
+        colour = self._colours[card]
+        whole = self.taught.taught_whole(colour)
+        if not whole and not TAUGHT_LOCAL_PARTLY:
+            return card, conf
+        candidates = self.taught.local_candidates(colour, self.deck.cards[card].symbol, partly=not whole)
         if not candidates:
             return card, conf
         found, inliers, _ = local.verified(local.features(frame, q.pts), candidates)
         if found is None or twin(found) in self.deck.cards:
             return card, conf
-        if found != card and inliers < TAUGHT_LOCAL_OVERRULE:
-            # another card than the reading: only on much evidence (a skip's photo matched the
+        if found == card:
+            return (card, max(conf, TAUGHT_LOCAL_SURE)) if whole else (card, conf)
+        if whole and inliers >= TAUGHT_LOCAL_OVERRULE:
+            # another card than the reading, sure only on much evidence (a skip's photo matched the
             # skip 2's lettering, 15 inliers against none, where the skip's own teach photo showed
             # little of it)
-            return card, conf
-        return found, max(conf, TAUGHT_LOCAL_SURE)
+            return found, max(conf, TAUGHT_LOCAL_SURE)
+        if self._colours.get(found) == colour and inliers >= TAUGHT_LOCAL_UNSURE_OVERRULE:
+            # else it goes first, unsure, and only of the colour read: keypoints are blind to it (one
+            # hand's spork in orange matched its spork in blue)
+            return found, min(max(conf, TAUGHT_LOCAL_UNSURE_CONF), CONFIRM_THRESHOLD - 0.01)
+        return card, conf
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

@@ -100,7 +100,8 @@ class TaughtDeck:
                 if f is not None and len(f) and k in photo_card:
                     self._local_by_card.setdefault(photo_card[k], []).append(f)
 
-    def local_candidates(self, colour: str | None, symbol: str | None = None) -> dict | None:
+    def local_candidates(self, colour: str | None, symbol: str | None = None,
+                         partly: bool = False) -> dict | None:
         """card id -> its taught photos' keypoints: the taught cards of `colour` (None: no colour) and
         those of `symbol` in other colours, where keypoints were kept and every card of that colour
         was taught; else None. A card never photographed may be the one a photo shows, and what it
@@ -108,15 +109,22 @@ class TaughtDeck:
         skip 2) matches that card clearly (the teach bench's DINO 2 decks, three quarters of a colour
         taught sufficing: 3 readings of 352 wrong and sure, a skip whose teach photo was refused read
         as the skip 2). The same symbol in other colours competes: keypoints are colour-blind, and a
-        name written alike in orange and red matched the red card where the colour was misread."""
+        name written alike in orange and red matched the red card where the colour was misread.
+        `partly`: the taught cards even where some of the colour were not (for a reading that stays
+        unsure whatever they say: the recognizer's TAUGHT_LOCAL_PARTLY)."""
         if not self.local:
             return None
         want = colour or NO_COLOUR
         taught = {c for c, col in zip(self.cards, self.colours) if col == want}
-        if not taught or not self._by_colour.get(want, set()) <= taught:
+        if not taught or not (partly or self._by_colour.get(want, set()) <= taught):
             return None
         taught |= {c for c, sym in zip(self.cards, self.symbols) if symbol is not None and sym == symbol}
         return {c: self._local_by_card.get(c, []) for c in taught}
+
+    def taught_whole(self, colour: str | None) -> bool:
+        """Whether every card of the deck of `colour` (None: no colour) was taught."""
+        want = colour or NO_COLOUR
+        return self._by_colour.get(want, set()) <= set(self.cards)
 
     @property
     def border(self):
