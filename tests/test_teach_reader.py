@@ -49,13 +49,15 @@ def test_a_sure_near_taught_reading_against_a_sure_untaught_card_of_another_colo
     colours = {"red-7": "red", "red-9": "red", "blue-7": "blue", "green-2": "green", "red-2": "red"}
     card, conf = combine(m("red-7", 0.97, near=True), ("green-2", 0.97), TAUGHT, colours)
     assert card == "red-7" and conf < 0.6
-    # of the same colour, the re-drawn print's case: the taught reading stands, sure
-    assert combine(m("red-7", 0.9, near=True), ("red-2", 0.8), TAUGHT, colours) == ("red-7", 0.9)
-    # ... where it answers alone (ALONE); short of that, the nearest taught card of that colour is no
-    # proof against a sure reading of one never taught (real photos: a green 5 not taught read as the
-    # green 6 at 0.64): the surer one's card, unsure
+    # of the same colour, both sure: the nearest taught card of that colour is no proof against a sure
+    # reading of one never taught (real photos: a green 5 not taught read as the green 6 at 0.64, and
+    # at 0.83 where every second card was not taught): the surer one's card, unsure
     assert combine(m("red-7", 0.64, near=True), ("red-2", 0.9), TAUGHT, colours) == ("red-2", 0.5)
-    assert combine(m("red-7", 0.75, near=True), ("red-2", 0.7), TAUGHT, colours) == ("red-7", 0.5)
+    assert combine(m("red-7", 0.83, near=True), ("red-2", 0.98), TAUGHT, colours) == ("red-2", 0.5)
+    assert combine(m("red-7", 0.9, near=True), ("red-2", 0.8), TAUGHT, colours) == ("red-7", 0.5)
+    # the taught deck composing that very card (its symbol and colour from other cards) agrees: sure
+    assert combine(m("red-2", 0.7, near=True), ("red-2", 0.9), TAUGHT, colours) == ("red-2", 0.9)
+    assert combine(m("red-2", 0.95, near=True), ("red-2", 0.7), TAUGHT, colours) == ("red-2", 0.95)
 
 
 def test_a_sure_taught_reading_wins_over_the_built_in_naming_another_taught_card():

@@ -19,7 +19,10 @@ Then:
 - the built-in is sure of a card that was not taught: the built-in's reading, unless the taught
   reading is sure and near its card's prototypes (deck.NEAR: as near as a taught card's other
   photos come; an untaught card that looks like a taught one comes farther), so a re-drawn print
-  is still read by what was taught;
+  is still read by what was taught; and even then, where the taught card is of the colour the
+  built-in read, the surer reader's card, unsure (CONFLICT: a green 5 never taught read as the taught
+  green 6 at 0.83, near, with every second card of real-uno-dev2 on black not taught); where the
+  taught deck composed that very card (its symbol and colour from other cards), the two agree;
 - else the taught deck is sure: the taught reading, unless the built-in is sure of another taught card
   of the same colour: then the surer reader's card, unsure (CONFLICT: two sure readers disagree;
   measured on the DINO 2 teach bench with session 15's network: a green double read as a skip 2 at
@@ -62,7 +65,7 @@ from .embed import embed, face
 
 SURE = 0.6     # vision.recognizer.CONFIRM_THRESHOLD (imported lazily there; the same number)
 ALONE = 0.8    # a taught reading this sure answers alone (the whole deck taught); from SURE to here the
-               # built-in reads too, and may leave it unsure (CONFLICT)
+               # built-in reads too, and may leave it unsure (CONFLICT); with cards not taught it always reads
 CONFLICT = 0.5  # the confidence of two sure readers naming two taught cards of one colour: unsure
 GUESS = 0.1    # a taught confidence below this: its first two cards are about as near (a guess)
 STRANGER = 0.5  # the built-in's confidence at most, on a deck whose border is not white: its readers
@@ -129,12 +132,15 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
         return card, conf
     same_colour = colours is not None and card in colours and colours[card] == colours.get(taught.card, "?")
     if card not in taught_cards and conf >= SURE:
+        if card == taught.card:
+            # the taught deck composed the very card never taught (its symbol and colour from others)
+            return card, max(conf, taught.confidence)
         if not (taught.confidence >= SURE and taught.near):
             return card, conf
-        if same_colour and taught.confidence < ALONE:
-            # both sure, the built-in of a card never taught, the taught deck short of answering alone:
-            # the nearest taught card of that colour is no proof (a green 5 not taught read as the
-            # green 6 at 0.64): the surer one's card, and the table confirms it
+        if same_colour:
+            # both sure, the built-in of a card never taught: the nearest taught card of that colour
+            # is no proof (a green 5 not taught read as the green 6 at 0.64, and at 0.83 with every
+            # second card not taught): the surer one's card, and the table confirms it
             return (card if conf > taught.confidence else taught.card), min(conf, taught.confidence, CONFLICT)
         if colours is not None and not same_colour:
             # both sure, the built-in of a card not taught, of another colour than the taught
