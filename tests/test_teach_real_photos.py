@@ -159,3 +159,24 @@ def test_a_nine_never_taught_is_not_the_taught_six_turned_round(photos, builtin)
         assert got.card == card or not got.sure, (path.name, got.card, got.confidence)
     right = sum(reader.read(cv2.imread(str(p)))[0].card == c for c, p in nines)
     assert right >= len(nines) - 1, right
+
+
+def test_cards_never_taught_are_not_read_as_a_taught_card_of_their_colour_sure(photos):
+    """Every second card of the deck (in deck order) taught from its first photo, the others never:
+    a never-taught card's photo read as the nearest taught card of its colour (a green 5 as the
+    green 6 at 0.83, near and sure, before session 61), while the built-in reads it sure and right,
+    goes unsure (fails on 4647c5e: green-5 read as green-6 at 0.83, sure); and where the taught deck
+    composed the very card never taught from its symbol and colour on other cards, the two readers
+    agree and the reading is sure."""
+    from referee import load_deck
+    from vision.recognizer import Recognizer
+    order = [c for c in load_deck("uno").cards if c in photos]
+    left = set(order[::2])
+    td, _ = _taught({c: cv2.imread(str(photos[c][0])) for c in order if c not in left})
+    reader = Recognizer("uno", taught=td)
+    got = [(c, reader.read(cv2.imread(str(p)))[0]) for c in sorted(left) for p in photos[c]]
+    wrong_sure = [(c, r.card, round(r.confidence, 2)) for c, r in got if r.sure and r.card != c]
+    assert not wrong_sure
+    assert sum(r.card == c for c, r in got) >= len(got) - 1
+    # most of them sure: the built-in and the taught deck's composed card agree
+    assert sum(r.sure for _, r in got) >= 0.8 * len(got), [(c, r.card, round(r.confidence, 2)) for c, r in got]
