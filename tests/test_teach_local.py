@@ -110,25 +110,33 @@ def test_keypoints_are_kept_in_the_file_and_a_file_without_them_still_loads(tmp_
     assert json.loads(str(arrays["meta"]))["deck"] == "uno"
 
 
-def test_an_unsure_taught_reading_is_made_sure_by_its_own_teach_photo(tmp_path, monkeypatch):
-    """DINO 2's three cards without a colour, drawn by hand in ink and taught from one photo each
-    through `teach_folder`: their later photos read unsure by the embedding alone, right and sure
-    once checked against the teach photos' keypoints (the teach bench's hand of seed 5350)."""
+def _inked_readings(tmp_path, monkeypatch, cards: list[str], flag: str) -> tuple:
+    """(the taught deck, {False: readings, True: readings}): DINO 2 `cards` drawn by hand in ink (the
+    teach bench's hand of seed 5350) taught from one photo each through `teach_folder`, and their
+    later photos (the 4th and 5th) read with the recognizer's `flag` off and on: [(card, reading)]."""
     import vision.recognizer as R
     from vision.recognizer import Recognizer
     from vision.synth.photo import write_teach_folder
     from vision.teach.teach import teach_folder
-    cards = ["rainbow-reverse", "dino", "nathan"]
     hand = replace(random_hand(random.Random("dino2/5350")), coloured_in=False)
     write_teach_folder(tmp_path, "dino2", cards, 1, seed=5350, hand=hand)
-    td, report = teach_folder(Recognizer("dino2", text=False), tmp_path)
-    assert sorted(td.cards) == sorted(cards) and td.local is not None
+    td, _ = teach_folder(Recognizer("dino2", text=False), tmp_path)
     rec = Recognizer("dino2", taught=td)
     later = [(c, img) for c, k, img, _ in print_photos("dino2", cards, 5, seed=5350, hand=hand) if k >= 3]
     readings = {}
-    for flag in (False, True):
-        monkeypatch.setattr(R, "TAUGHT_LOCAL", flag)
-        readings[flag] = [(c, rec.read(img)[0]) for c, img in later]
+    for on in (False, True):
+        monkeypatch.setattr(R, flag, on)
+        readings[on] = [(c, rec.read(img)[0]) for c, img in later]
+    return td, readings
+
+
+def test_an_unsure_taught_reading_is_made_sure_by_its_own_teach_photo(tmp_path, monkeypatch):
+    """DINO 2's three cards without a colour, drawn by hand in ink and taught from one photo each
+    through `teach_folder`: their later photos read unsure by the embedding alone, right and sure
+    once checked against the teach photos' keypoints (the teach bench's hand of seed 5350)."""
+    cards = ["rainbow-reverse", "dino", "nathan"]
+    td, readings = _inked_readings(tmp_path, monkeypatch, cards, "TAUGHT_LOCAL")
+    assert sorted(td.cards) == sorted(cards) and td.local is not None
     checked = [(c, r.card, r.sure) for c, r in readings[True]]
     # every reading the keypoints changed is now right and sure, and none is wrong and sure
     assert all(r.card == c or not r.sure for c, r in readings[True]), checked
@@ -144,25 +152,14 @@ def test_a_colour_taught_in_part_puts_the_card_its_keypoints_name_first_but_unsu
     goes first, unsure (TAUGHT_LOCAL_PARTLY). At this seed three of the twelve later photos were
     read as another orange card (two skip draw twos as the cool kids and the double, a cool kids
     as the make it rain); checked by hand on the printed readings."""
-    import vision.recognizer as R
-    from vision.recognizer import Recognizer
-    from vision.synth.photo import write_teach_folder
-    from vision.teach.teach import teach_folder
+    from vision.recognizer import CONFIRM_THRESHOLD
     cards = ["orange-skip-draw2", "orange-skip2", "orange-switch-hands", "orange-cool-kids", "orange-skip",
              "orange-whale-rabbit"]
-    hand = replace(random_hand(random.Random("dino2/5350")), coloured_in=False)
-    write_teach_folder(tmp_path, "dino2", cards, 1, seed=5350, hand=hand)
-    td, _ = teach_folder(Recognizer("dino2", text=False), tmp_path)
+    td, readings = _inked_readings(tmp_path, monkeypatch, cards, "TAUGHT_LOCAL_PARTLY")
     assert sorted(td.cards) == sorted(cards) and not td.taught_whole("orange")
-    rec = Recognizer("dino2", taught=td)
-    later = [(c, img) for c, k, img, _ in print_photos("dino2", cards, 5, seed=5350, hand=hand) if k >= 3]
-    readings = {}
-    for flag in (False, True):
-        monkeypatch.setattr(R, "TAUGHT_LOCAL_PARTLY", flag)
-        readings[flag] = [(c, rec.read(img)[0]) for c, img in later]
     changed = [(c, a.card, b.card, b.confidence) for (c, a), (_, b) in zip(readings[False], readings[True])
                if a.card != b.card]
     assert len(changed) >= 2, changed
     # every card changed is now the right one, and unsure
-    assert all(new == c and conf < R.CONFIRM_THRESHOLD for c, _, new, conf in changed), changed
+    assert all(new == c and conf < CONFIRM_THRESHOLD for c, _, new, conf in changed), changed
     assert not any(r.sure and r.card != c for c, r in readings[True])

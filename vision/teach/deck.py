@@ -90,6 +90,7 @@ class TaughtDeck:
         deck_cards = _deck_cards(self.deck)
         self.composed, self._comp_sym, self._comp_col = _composable(deck_cards, set(self.cards), sym_names, col_names)
         # for local_candidates: colour -> the deck's card ids of it, and card id -> its taught photos' keypoints
+        self._card_set = frozenset(self.cards)
         self._by_colour: dict = {}
         for cid, card in deck_cards.items():
             self._by_colour.setdefault(card.color or NO_COLOUR, set()).add(cid)
@@ -116,15 +117,14 @@ class TaughtDeck:
             return None
         want = colour or NO_COLOUR
         taught = {c for c, col in zip(self.cards, self.colours) if col == want}
-        if not taught or not (partly or self._by_colour.get(want, set()) <= taught):
+        if not taught or not (partly or self.taught_whole(colour)):
             return None
         taught |= {c for c, sym in zip(self.cards, self.symbols) if symbol is not None and sym == symbol}
         return {c: self._local_by_card.get(c, []) for c in taught}
 
     def taught_whole(self, colour: str | None) -> bool:
         """Whether every card of the deck of `colour` (None: no colour) was taught."""
-        want = colour or NO_COLOUR
-        return self._by_colour.get(want, set()) <= set(self.cards)
+        return self._by_colour.get(colour or NO_COLOUR, set()) <= self._card_set
 
     @property
     def border(self):
