@@ -2,7 +2,7 @@
 
     python bench/teach.py                 # everything (about 10 minutes on 2 cores)
     python bench/teach.py --cards 20      # the first 20 cards of each deck only (quick)
-    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border, hand
+    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border, hand, back
     python bench/teach.py --only hand --face-net build/facenet/face-embed.onnx   # with a face network
 
 Rows:
@@ -17,6 +17,8 @@ Rows:
   `tableref teach`'s own path, which learns the border from the photos; read on other photos.
 - decks drawn by hand (vision/art/handdrawn.py: marker on blank card stock, the colour coloured in
   or the ink's), taught through `tableref teach`'s own path from 1 and 3 photos, read on 2 others.
+- the deck's back (FOLDER/back/, three photos of it): decks printed and drawn by hand, taught from one
+  photo a card and read on other photos of the back and of the cards, with and without the back.
 - teach time for 54 photos through `tableref teach`'s own code path (a folder of JPEGs), and read
   time per photo with and without the taught deck.
 
@@ -263,6 +265,69 @@ def _with_more(rec, td, more):
     return build_deck(rec.deck, taught + more)
 
 
+BACK_CARDS = 40    # the back rows' decks: their first 40 cards (--cards sets another number)
+BACK_DECKS = (("dino2", "print"), ("snake-cup", "print"), ("uno", "print"),
+              ("dino2", "coloured in"), ("snake-cup", "coloured in"), ("uno", "in coloured ink"))
+
+
+def backs(deck: str, kind: str, cards: int | None, seed: int, taught_backs: int = 3, test: int = 24) -> list[dict]:
+    """A deck (a random print, or drawn by hand: `kind`) taught through `tableref teach`'s own path
+    from one photo a card and `taught_backs` photos of its back (FOLDER/back/), then read on `test`
+    other photos of the back and two other photos of each card, with the back and without it (the
+    same deck, its back prototypes dropped). A back is read right when no card is read in its photo
+    and a back is found; a face right when its card is read first."""
+    import random
+    from dataclasses import replace
+    from vision.art import render_back, style_for
+    from vision.art.handdrawn import draw_back, random_hand
+    from vision.synth.photo import card_photo
+    ids = list(load_deck(deck).cards)[:cards]
+    if kind == "print":
+        hand = None
+        style = style_for(deck, random.Random(seed))
+        faces = [render_back(deck, style=replace(style, seed=k)) for k in range(taught_backs + test)]
+    else:
+        hand = replace(random_hand(random.Random(f"{deck}/{seed}")), coloured_in=kind == "coloured in")
+        faces = [draw_back(deck, hand, seed=k) for k in range(taught_backs + test)]
+    g = np.random.default_rng(seed + 7)
+    back_photos = [card_photo(f, g)[0] for f in faces]
+    shots = list(print_photos(deck, ids, 3, seed=seed, hand=hand))
+    with tempfile.TemporaryDirectory() as tmp:
+        for c, k, img, _ in shots:
+            if k == 0:
+                (Path(tmp) / c).mkdir(exist_ok=True)
+                cv2.imwrite(str(Path(tmp) / c / f"{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (Path(tmp) / "back").mkdir()
+        for k, img in enumerate(back_photos[:taught_backs]):
+            cv2.imwrite(str(Path(tmp) / "back" / f"{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        td, report = teach_folder(Recognizer(deck, text=False), tmp)
+    tests = [(c, img) for c, k, img, _ in shots if k > 0]
+    rows = []
+    for taught in (False, True):
+        rec = Recognizer(deck, taught=td if taught else replace(td, back=None))
+        row = {"what": f"{deck}, {kind}, {len(ids)} cards", "back": f"{report.backs} photos" if taught else "no",
+               "n_backs": len(back_photos) - taught_backs, "as_back": 0, "as_card": 0, "as_card_sure": 0,
+               "n_faces": len(tests), "faces_right": 0, "faces_sure_wrong": 0, "faces_as_back": 0}
+        for img in back_photos[taught_backs:]:
+            readings, found = rec.read_all(img)
+            row["as_back"] += not readings and bool(found)
+            row["as_card"] += bool(readings)
+            row["as_card_sure"] += bool(readings) and readings[0].sure
+        for cid, img in tests:
+            readings, found = rec.read_all(img)
+            row["faces_right"] += bool(readings) and readings[0].card == cid
+            row["faces_sure_wrong"] += bool(readings) and readings[0].card != cid and readings[0].sure
+            row["faces_as_back"] += not readings and bool(found)
+        rows.append(row)
+    return rows
+
+
+def show_backs(rows: list[dict]) -> None:
+    for r in rows:
+        print(f"| {r['what']} | {r['back']} | {r['n_backs']} | {r['as_back']} | {r['as_card']} ({r['as_card_sure']}) | "
+              f"{r['n_faces']} | {r['faces_right']} | {r['faces_sure_wrong']} | {r['faces_as_back']} |", flush=True)
+
+
 # decks drawn by hand: (deck, its colour coloured in as a field, else drawn in coloured ink)
 HANDS = (("dino2", True), ("dino2", False), ("snake-cup", True), ("uno", False))
 
@@ -271,7 +336,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=None, help="the first N cards of each deck only")
     ap.add_argument("--only", action="append",
-                    choices=("uno", "dino2", "snake-cup", "real", "speed", "border", "hand"))
+                    choices=("uno", "dino2", "snake-cup", "real", "speed", "border", "hand", "back"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", action="store_true", help="name every reading not right on stderr (wrong and sure ones always are)")
     ap.add_argument("--face-net", metavar="FILE",
@@ -284,7 +349,7 @@ def main() -> int:
         from pathlib import Path as _Path
         from vision.teach import embed, face_net
         face_net.PATH, embed.FACE_WEIGHT = _Path(args.face_net), args.face_weight
-    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border", "hand"))
+    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border", "hand", "back"))
     print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     # each group's rows as soon as they are measured
@@ -305,6 +370,12 @@ def main() -> int:
     if "hand" in only:
         for deck, coloured_in in HANDS:
             show(drawn(deck, coloured_in, args.cards, args.seed + 300))
+    if "back" in only:
+        print("\n| deck | back taught | back photos | read as a back | read as a card (sure) | face photos | "
+              "read right | wrong but sure | taken for a back |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+        for deck, kind in BACK_DECKS:
+            show_backs(backs(deck, kind, args.cards or BACK_CARDS, args.seed + 400))
     return 0
 
 

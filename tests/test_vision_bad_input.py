@@ -71,7 +71,7 @@ def test_a_picture_without_a_card_is_no_card_found(tmp_path, capsys, kind):
     cv2.imwrite(str(path), img)
     status, out, err = identify(capsys, path, "--json")
     assert status == 0 and err == ""
-    assert json.loads(out) == {"image": str(path), "cards": []}
+    assert json.loads(out) == {"image": str(path), "cards": [], "backs": []}
     status, out, err = identify(capsys, path)
     assert status == 0 and out.strip() == f"{path}: no card found"
 

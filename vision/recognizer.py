@@ -124,6 +124,9 @@ TAUGHT_LOCAL_UNSURE_OVERRULE = 15   # another card of the colour read, matched w
 TAUGHT_LOCAL_UNSURE_CONF = 0.5      # ... at this confidence
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
+TAUGHT_BACK = True       # an outline the taught deck reads as its taught back is a back, not a card (deck.Match.is_back)
+PIECE = 0.8              # an outline inside a back and under this share of its area is a piece of its drawing
+BACK_SIZE = 2.0          # a taught back more than this many times larger or smaller than a card read sure is none
 SIBLINGS = True          # a UNO family card of one colour has the wild draw four's belief as a +2's (fuse.COLOURED_SIBLING)
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
 GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly;
@@ -286,6 +289,9 @@ class Recognizer:
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
+        self._taught_backs: list = []   # outlines the taught deck read as its back, in the read_all under way ...
+        self._known_backs: list = []    # ... and the detector's backs it knew as its back
+        self._last_back = False   # the last _identify read the taught deck's back
         self._last_text: TextEvidence | None = None   # the text evidence of the last card identify_card read
         self._last_shape: str | None = None   # ... and the symbol its shape readers (glyph model, network) favoured
         self._last_shape_share = 0.0          # ... and their share for it
@@ -482,6 +488,10 @@ class Recognizer:
                 if whole is not q.pts:
                     q, card_bgr = Quad(whole, q.score), warp_card(frame, whole)
             card, conf = self._identify(frame, q, card_bgr)
+            if self._last_back:
+                # the deck's back, as taught: a card face down (the draw pile, a hand), no card read
+                self._taught_backs.append(q)
+                continue
             doubt = False
             if mirrored and MIRRORED and frame is not None and self.text_reader is not None and self.taught is None:
                 card, conf, doubt = self._mirror_checked(frame, q, card_bgr, card, conf, trust)
@@ -657,10 +667,14 @@ class Recognizer:
         taught = None
         self._last_glare = False
         self._last_builtin = None
+        self._last_back = False
         if self.taught is not None:
             from .teach.reader import ALONE, combine, taught_match, twin, unbarred
             # (a "back" taken for a taught face was matched already, at this very quad unless it was snapped)
             taught = self._matched.pop(q.pts.tobytes(), None) or taught_match(self.taught, frame, q.pts, card_bgr)
+            if TAUGHT_BACK and taught.is_back:
+                self._last_back = True
+                return None, 0.0
             # the whole deck taught and surely read: no other reader, but for a 6 or a 9 (reader.py)
             if taught.confidence >= ALONE and self._taught_all and twin(taught.card) not in self._taught_ids:
                 return taught.card, taught.confidence
@@ -1051,6 +1065,8 @@ class Recognizer:
         """read_all of a 3-channel picture at most WORK_SIDE pixels long."""
         self.foreign = 0
         self._matched = {}
+        self._taught_backs = []
+        self._known_backs = []
         memo: dict = {}          # this frame's outlines and their verdicts (verify_once)
         faces, backs = self.locate_all(bgr, close_ups, memo)
         # a wild is black with a coloured oval, as the backs of the UNO family are, and the detector
@@ -1066,7 +1082,22 @@ class Recognizer:
         readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr, memo,
                                      mirrored=close_ups)
         self._matched = {}       # of this frame only
-        return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)]
+        # a piece of a card read sure that reads as the back (a patch of bare stock inside a card drawn
+        # in ink), or an outline of another size than the cards read sure (a sheet of lined paper
+        # beside a card drawn on white stock, 2.5 times its size, read as its back), is no card lying
+        # face down: the cards of one deck in one picture are about one size
+        sure = [r.quad for r in readings if r.sure]
+        taught_backs = [b for b in self._taught_backs if not any(
+            share_inside(b.pts, q.pts) > INSIDE or not 1 / BACK_SIZE <= b.area / max(q.area, 1e-6) <= BACK_SIZE
+            for q in sure)]
+        known = taught_backs + self._known_backs
+        if known:
+            # what was found inside the deck's back, smaller than it, is a piece of its drawing (a
+            # frame, a band of colour, its oval), no card: a hand-drawn back's zigzags read as cards,
+            # unsure (session 62)
+            readings = [r for r in readings if not any(
+                share_inside(r.quad.pts, b.pts) > INSIDE and r.quad.area < PIECE * b.area for b in known)]
+        return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)] + taught_backs
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:
         """Whether a "back" is a face of the taught deck: as near one of its cards as TAUGHT_NEAR
@@ -1080,6 +1111,9 @@ class Recognizer:
             return False
         from .teach.reader import taught_match
         m = taught_match(self.taught, bgr, q.pts, card_bgr)
+        if TAUGHT_BACK and m.is_back:
+            self._known_backs.append(q)
+            return False          # the very back the deck was taught
         self._matched[q.pts.tobytes()] = m       # read once: _identify takes it from here
         return m.best <= TAUGHT_NEAR or m.confidence >= CONFIRM_THRESHOLD
 

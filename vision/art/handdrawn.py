@@ -184,3 +184,39 @@ def draw_card(card_id: str, deck: str, hand: HandStyle, seed: int = 0, size=(224
     arr = np.asarray(out).copy()
     arr[..., 3] = np.asarray(rounded_mask(W, H, hand.radius * W).resize((w, h), Image.LANCZOS)) if hand.radius else 255
     return arr
+
+
+def draw_back(deck: str, hand: HandStyle, seed: int = 0, size=(224, 348)) -> np.ndarray:
+    """The back of a deck drawn in `hand`, in draw_card's format: the deck's name in black marker
+    inside a frame drawn by hand, and a zigzag of each marker above and below it
+    (a player marks the backs alike so that the faces stay hidden). Backs are drawn alike but not
+    the same: `seed` gives one drawing's small differences."""
+    from referee import load_deck
+    name = load_deck(deck).name.split(" (")[0].upper()
+    rng = random.Random(f"back/{deck}/{seed}")
+    w, h = int(size[0]), int(size[1])
+    W, H = w * SUPERSAMPLE, h * SUPERSAMPLE
+    base = Image.new("RGBA", (W, H), hand.stock + (255,))
+    ink = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(ink)
+    inset = W * 0.09
+    jitter = lambda: rng.uniform(-0.012, 0.012) * W        # noqa: E731
+    frame = [(inset + jitter(), inset + jitter()), (W - inset + jitter(), inset + jitter()),
+             (W - inset + jitter(), H - inset + jitter()), (inset + jitter(), H - inset + jitter())]
+    d.line(frame + [frame[0]], fill=BLACK_MARKER + (255,), width=max(2, int(W * 0.018)))
+    # the marker strokes: a zigzag band of each colour across the middle, as a child decorates
+    for k, colour in enumerate(("red", "yellow", "green", "blue")):
+        y0 = H * (0.2, 0.32, 0.68, 0.8)[k]
+        pts = [(inset * 1.6 + i * (W - 3.2 * inset) / 6, y0 + (1 if i % 2 else -1) * H * 0.025 + jitter())
+               for i in range(7)]
+        d.line(pts, fill=hand.markers[colour] + (255,), width=max(2, int(W * 0.03)))
+    word = _lettering(name, hand, H * 0.1 * hand.size, None, rng, BLACK_MARKER)
+    paste_center(ink, word, W / 2 + rng.uniform(-0.02, 0.02) * W, H / 2 + rng.uniform(-0.02, 0.02) * H,
+                 max_w=W * 0.72, angle=rng.uniform(-5, 5))
+    wobbled = _wobbled(np.asarray(ink), hand.wobble * W, rng)
+    out = base.copy()
+    out.alpha_composite(Image.fromarray(wobbled))
+    out = out.resize((w, h), Image.LANCZOS)
+    arr = np.asarray(out).copy()
+    arr[..., 3] = np.asarray(rounded_mask(W, H, hand.radius * W).resize((w, h), Image.LANCZOS)) if hand.radius else 255
+    return arr

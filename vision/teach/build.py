@@ -48,10 +48,11 @@ def spread(protos: np.ndarray) -> float:
     return float(np.median(np.linalg.norm(protos[1:n] - protos[0], axis=1)))
 
 
-def build_deck(deck, taught: list[tuple], meta: dict | None = None) -> TaughtDeck:
+def build_deck(deck, taught: list[tuple], meta: dict | None = None, backs: list | None = None) -> TaughtDeck:
     """A TaughtDeck from (card id, that photo's prototypes[, its keypoints (local.Features)]) per
     taught photo. `deck`: a referee.load_deck deck (its card order, and each card's colour and
-    symbol). The keypoints are kept where any photo has them."""
+    symbol). The keypoints are kept where any photo has them. `backs`: the prototypes of each photo
+    of the deck's back (photo_prototypes), kept apart from the cards': the weights are the faces'."""
     if not taught:
         raise ValueError("no photo to teach from")
     local = [t[2] if len(t) > 2 else None for t in taught]
@@ -73,4 +74,5 @@ def build_deck(deck, taught: list[tuple], meta: dict | None = None) -> TaughtDec
     m = {"embedding": VERSION, "augments": AUGMENTS, "network": net_digest()}
     m.update(meta or {})
     return TaughtDeck(deck.id, cards, colours, symbols, protos, labels, photos, w, scales, m,
-                      local if any(f is not None for f in local) else None)
+                      local if any(f is not None for f in local) else None,
+                      np.concatenate(backs).astype(np.float32) if backs else None)

@@ -34,6 +34,9 @@ BUILTIN_RIGHT = 0.5   # ... or right on fewer than this share of them is a stran
                       # overrules it (reader.combine). Printed decks: right 0.97-1.0, wrong and sure 0-0.03;
                       # decks drawn by hand on the teach bench: right 0.03-0.23, wrong and sure 0-0.21
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
+BACK = "back"         # the teach folder's subfolder of photos of the deck's back (no card id of any deck)
+BACK_NEAR = 3.0       # a face whose back score is at most this, and nearer the back than any card,
+                      # is a back (Match.is_back); set in session 62, see docs/teach.md "Backs"
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,13 @@ class Match:
     second: float        # the next card's score (inf with one card)
     runner_up: str | None
     near: bool = False   # the best score is at most NEAR
+    back: float = float("inf")   # the score of the deck's taught back (inf: none taught)
+
+    @property
+    def is_back(self) -> bool:
+        """Whether the face read is the deck's back: nearer its taught back than any card, and near
+        it (BACK_NEAR)."""
+        return self.back <= BACK_NEAR and self.back < self.best
 
 
 def trusts_builtin(photos: int, right: int, wrong_but_sure: int) -> bool:
@@ -66,6 +76,7 @@ class TaughtDeck:
     scales: tuple = (1.0, 1.0)    # (shape, colour): a typical distance from a photo to its altered copies
     meta: dict = field(default_factory=dict)
     local: list | None = None     # each taught photo's keypoints (local.Features, None for none); None: not kept
+    back: np.ndarray | None = None  # M x D embeddings of the deck's back (photos and their altered copies); None: not taught
 
     def __post_init__(self):
         self.protos = np.ascontiguousarray(self.protos, np.float32)
@@ -77,6 +88,12 @@ class TaughtDeck:
             raise ValueError("prototypes of another embedding")
         self._ws = self.protos[:, self._mask] * self.weights[self._mask]
         self._wc = self.protos[:, ~self._mask] * self.weights[~self._mask]
+        if self.back is not None:
+            self.back = np.ascontiguousarray(self.back, np.float32)
+            if self.back.ndim != 2 or self.back.shape[1] != self.protos.shape[1]:
+                raise ValueError("back prototypes of another embedding")
+            self._bs = self.back[:, self._mask] * self.weights[self._mask]
+            self._bc = self.back[:, ~self._mask] * self.weights[~self._mask]
         sym_names = sorted(set(self.symbols))
         col_names = sorted(set(self.colours))
         self._card_sym = np.array([sym_names.index(s) for s in self.symbols], np.int32)
@@ -127,6 +144,26 @@ class TaughtDeck:
         return self._by_colour.get(colour or NO_COLOUR, set()) <= self._card_set
 
     @property
+    def has_back(self) -> bool:
+        """Whether the deck's back was taught."""
+        return self.back is not None and len(self.back) > 0
+
+    def back_score(self, e: np.ndarray, back: np.ndarray | None = None) -> float:
+        """The taught back's score for embedding `e`, in the cards' units (card_scores): its nearest
+        back prototype's shape distance plus its nearest colour distance, as a card's symbol and
+        colour are scored. inf where no back was taught. The weights were learned on the faces: what
+        tells faces apart weighs most, and a back differs from every face in most of it. `back`:
+        other back prototypes than the deck's (the teach report's leave-one-out)."""
+        if back is None and not self.has_back:
+            return float("inf")
+        bs, bc = (self._bs, self._bc) if back is None else (back[:, self._mask] * self.weights[self._mask],
+                                                             back[:, ~self._mask] * self.weights[~self._mask])
+        x = np.asarray(e, np.float32).reshape(-1)
+        ds = _distances(bs, x[self._mask] * self.weights[self._mask]) / self.scales[0]
+        dc = _distances(bc, x[~self._mask] * self.weights[~self._mask]) / self.scales[1]
+        return float(ds.min() + dc.min())
+
+    @property
     def border(self):
         """The deck's border colour when it is not white (vision/locate/border.py), else None."""
         from ..locate.border import Border
@@ -172,8 +209,9 @@ class TaughtDeck:
         return score, sym[self._comp_sym] + col[self._comp_col]
 
     def match(self, e: np.ndarray, exclude_photo: int | None = None, symbols: set | None = None) -> Match:
-        """The nearest card to embedding `e`; with `symbols`, the nearest of those symbols only (the
-        symbol another reader read clearly: the taught deck then tells the colour)."""
+        """The nearest card to embedding `e`, and how near the taught back is (Match.is_back); with
+        `symbols`, the nearest of those symbols only (the symbol another reader read clearly: the
+        taught deck then tells the colour)."""
         taught, composed = self._scores(e, exclude_photo)
         if symbols is not None:
             taught = np.where([s in symbols for s in self.symbols], taught, np.inf)
@@ -185,7 +223,8 @@ class TaughtDeck:
         best = float(d[order[0]])
         second = float(d[order[1]]) if len(d) > 1 else float("inf")
         return Match(names[order[0]], confidence(best, second), best, second,
-                     names[order[1]] if len(d) > 1 and np.isfinite(second) else None, best <= NEAR)
+                     names[order[1]] if len(d) > 1 and np.isfinite(second) else None, best <= NEAR,
+                     self.back_score(e))
 
 
 def _deck_cards(deck_id: str) -> dict:

@@ -2,8 +2,9 @@
 
 Arrays only (loaded with allow_pickle=False, so a file cannot run code), a format name and
 version, the deck, the embedding's version, the digest of the network(s) whose features it
-holds, the teach report's summary in a JSON string, and the taught photos' keypoints (local.py;
-optional: a file taught before they were kept reads without them). It is written atomically
+holds, the teach report's summary in a JSON string, the taught photos' keypoints (local.py;
+optional: a file taught before they were kept reads without them), and the back's prototypes
+where the deck's back was taught (optional too). It is written atomically
 (vision/atomic.py), so a reader sees the old file or the new one, never half of one, and a failed
 or interrupted teach leaves the previous file as it was.
 """
@@ -40,11 +41,13 @@ def save(td: TaughtDeck, path: str | os.PathLike) -> None:
                 scales=list(td.scales))
     # the taught photos' keypoints (local.py), where kept: a file without them reads as before
     keypoints = local.pack(td.local) if td.local is not None else {}
+    # the back's prototypes, where it was taught (a file without them: no back taught)
+    back = {"back": td.back.astype(np.float16)} if td.has_back else {}
     write_atomic(path, lambda f: np.savez_compressed(
         f, meta=np.array(json.dumps(meta)), cards=np.array(td.cards, dtype=str),
         colours=np.array(td.colours, dtype=str), symbols=np.array(td.symbols, dtype=str),
         protos=td.protos.astype(np.float16), labels=td.labels.astype(np.int32),
-        photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32), **keypoints))
+        photos=td.photos.astype(np.int32), weights=td.weights.astype(np.float32), **keypoints, **back))
 
 
 def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
@@ -76,9 +79,13 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
                         or desc.dtype != np.uint8:
                     raise TaughtFileError(f"{path} is damaged (its keypoints do not fit together)")
                 keypoints = local.unpack(pts, desc, photo, int(z["photos"].max()) + 1 if len(z["photos"]) else 0)
+            back = z["back"].astype(np.float32) if "back" in z.files else None
+            if back is not None and (back.ndim != 2 or back.shape[1] != z["protos"].shape[1]):
+                raise TaughtFileError(f"{path} is damaged (its back does not fit its cards)")
             td = TaughtDeck(str(meta["deck"]), [str(c) for c in z["cards"]], [str(c) for c in z["colours"]],
                             [str(s) for s in z["symbols"]], z["protos"].astype(np.float32), z["labels"],
-                            z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta, keypoints)
+                            z["photos"], z["weights"], tuple(float(s) for s in meta["scales"]), meta, keypoints,
+                            back)
     except TaughtFileError:
         raise
     except Exception as e:      # truncated zip, missing array, bad JSON: numpy and zipfile raise many types

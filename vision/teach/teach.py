@@ -20,7 +20,7 @@ from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
 from . import local
 from .build import build_deck, photo_prototypes
-from .deck import trusts_builtin
+from .deck import BACK, BACK_NEAR, trusts_builtin
 from .faces import learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
@@ -45,6 +45,10 @@ class Report:
     builtin_total: int = 0                      # the built-in recognizer on the photos used: photos read ...
     builtin_right: int = 0                      # ... read right ...
     builtin_sure_wrong: int = 0                 # ... and wrong but sure (deck.TaughtDeck.builtin_trusted)
+    backs: int = 0                              # photos of the deck's back taught (FOLDER/back/)
+    back_loo_right: int = 0                     # leave-one-photo-out of the back's photos: told as the back ...
+    back_loo_total: int = 0                     # ... of (with two or more)
+    loo_as_back: int = 0                        # photos of cards (leave-one-out) taken for the back
 
     @property
     def builtin_trusted(self) -> bool:
@@ -62,7 +66,10 @@ class Report:
                                   "wrong_but_sure": self.loo_sure_wrong, "accuracy": self.loo_accuracy},
                 "border": self.border, "faces": self.faces, "seconds": round(self.seconds, 1),
                 "builtin": {"photos": self.builtin_total, "right": self.builtin_right,
-                            "wrong_but_sure": self.builtin_sure_wrong}}
+                            "wrong_but_sure": self.builtin_sure_wrong},
+                "back": {"photos": self.backs, "leave_one_out": {"right": self.back_loo_right,
+                                                                 "total": self.back_loo_total},
+                         "cards_taken_for_it": self.loo_as_back}}
 
 
 def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
@@ -85,20 +92,24 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     elif rec.white_faces:
         report.faces = "white"
     taught: list[tuple] = []     # (card id, prototypes, keypoints) per photo taught from
+    backs: list = []             # prototypes per photo of the deck's back
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
     for k, (cid, path) in enumerate(photos):
         try:
             img, _ = load_image(path)
-            img, quad, why = card_of(rec, img, cid)
-            if quad is not None:
+            # a back shows no card's colour: any one outline is it
+            img, quad, why = card_of(rec, img, None if cid == BACK else cid)
+            if quad is not None and cid == BACK:
+                backs.append(photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None))
+            elif quad is not None:
                 taught.append((cid, *_learned(rec, img, quad, k)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)
         if why:
             report.refused.append((str(path), why))
-        cards_done += last_of_card[cid] == k
+        cards_done += last_of_card[cid] == k and cid != BACK
         if progress:
             progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
     if not taught:
@@ -110,11 +121,15 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         meta["faces"] = "white"
     meta["builtin"] = {"photos": report.builtin_total, "right": report.builtin_right,
                        "wrong_but_sure": report.builtin_sure_wrong}
-    td = build_deck(rec.deck, taught, meta=meta)
+    if backs:
+        meta["back"] = {"photos": len(backs)}
+    td = build_deck(rec.deck, taught, meta=meta, backs=backs)
     report.taught = list(td.cards)
     report.missing = [c for c in ids if c not in td.cards]
     report.photos_used = len(taught)
+    report.backs = len(backs)
     _leave_one_out(td, taught, report)
+    _back_left_out(td, backs, report)
     report.seconds = time.monotonic() - t0
     td.meta["report"] = {k: v for k, v in report.as_json().items() if k not in ("refused",)}
     return td, report
@@ -281,5 +296,19 @@ def _leave_one_out(td, taught, report: Report) -> None:
             continue
         m = td.match(protos[0], exclude_photo=k)      # row 0: the face as photographed
         report.loo_total += 1
-        report.loo_right += m.card == cid
-        report.loo_sure_wrong += m.card != cid and m.confidence >= SURE
+        report.loo_right += m.card == cid and not m.is_back
+        report.loo_sure_wrong += m.card != cid and m.confidence >= SURE and not m.is_back
+        report.loo_as_back += m.is_back
+
+
+def _back_left_out(td, backs: list, report: Report) -> None:
+    """Each photo of the back, where it has two or more, told from the cards by the back's other
+    photos alone (deck.Match.is_back)."""
+    if len(backs) < 2:
+        return
+    for k, protos in enumerate(backs):
+        others = [b for j, b in enumerate(backs) if j != k]
+        m = td.match(protos[0])
+        back = td.back_score(protos[0], np.concatenate(others))
+        report.back_loo_total += 1
+        report.back_loo_right += back <= BACK_NEAR and back < m.best

@@ -9,7 +9,8 @@ def register(sub) -> None:
     p = sub.add_parser("teach", help="teach tableref a deck from a few photos of each card")
     p.add_argument("--deck", required=True, help="the deck the cards belong to (`tableref cards DECK` lists its ids)")
     p.add_argument("--from", dest="folder", required=True, metavar="FOLDER",
-                   help="one subfolder per card id holding 1-5 photos of that card (FOLDER/red-7/*.jpg)")
+                   help="one subfolder per card id holding 1-5 photos of that card (FOLDER/red-7/*.jpg); "
+                        "FOLDER/back/ may hold 1-5 photos of the deck's back")
     p.add_argument("--out", required=True, metavar="TAUGHT",
                    help="the taught deck to write (.npz); read it with --taught on identify, watch, serve, demo")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -79,11 +80,20 @@ def format_report(r, out: str) -> str:
         lines.append(f"built-in recognizer on these photos: {r.builtin_right}/{r.builtin_total} right, "
                      f"{r.builtin_sure_wrong} wrong but sure"
                      + ("" if r.builtin_trusted else " (a stranger to this deck: it never overrules the taught cards)"))
+    if r.backs:
+        told = (f"; leave-one-photo-out: {r.back_loo_right}/{r.back_loo_total} told as the back"
+                if r.back_loo_total else "")
+        lines.append(f"back: taught from {r.backs} photo{'s' if r.backs > 1 else ''} (a card lying face down "
+                     f"is not read as a card){told}")
+    else:
+        lines.append("back: not taught (photos of it in FOLDER/back/ teach it: a card lying face down is then "
+                     "not read as a card)")
     for path, why in r.refused:
         lines.append(f"refused {path}: {why}")
     if r.loo_total:
         lines.append(f"leave-one-photo-out: {r.loo_right}/{r.loo_total} photos read right "
-                     f"({r.loo_accuracy:.1%}), {r.loo_sure_wrong} wrong but sure")
+                     f"({r.loo_accuracy:.1%}), {r.loo_sure_wrong} wrong but sure"
+                     + (f", {r.loo_as_back} taken for the back" if r.loo_as_back else ""))
     else:
         lines.append("leave-one-photo-out: no estimate (no card has two photos; two per card give one)")
     return "\n".join(lines)

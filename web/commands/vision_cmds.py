@@ -160,16 +160,21 @@ def run_identify(args) -> int:
             continue
         img, scale = got                    # a huge photo comes reduced, `scale` file pixels a pixel
         cards = []
-        for r in rec.read(img):
+        readings, back_quads = rec.read_all(img)
+        for r in readings:
             c = r.as_json()
             if scale != 1.0:     # polygons in the photo's own pixels
                 c["polygon"] = Quad(r.quad.pts * scale, r.quad.score).polygon()
             cards.append(c)
+        # cards lying face down: the UNO family's backs, or a taught deck's own back (docs/teach.md)
+        backs = [Quad(q.pts * scale, q.score).polygon() for q in back_quads]
         if args.json:
-            print(json.dumps({"image": path, "cards": cards}))
+            print(json.dumps({"image": path, "cards": cards, "backs": backs}))
         else:
             found = ", ".join(f"{c['card']} ({c['confidence']:.2f}{'' if c['sure'] else ', unsure: confirm'})"
                               for c in cards) or "no card found"
+            if backs:
+                found += f"; {len(backs)} card{'s' if len(backs) > 1 else ''} face down"
             if rec.foreign:     # found, but a card of no card id of this deck (a UNO card on a DINO 2 table)
                 found += (f"; {rec.foreign} card{'s' if rec.foreign > 1 else ''} of another deck "
                           f"(not {args.deck}): not read")
