@@ -125,7 +125,8 @@ TAUGHT_LOCAL_UNSURE_CONF = 0.5      # ... at this confidence
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 TAUGHT_BACK = True       # an outline the taught deck reads as its taught back is a back, not a card (deck.Match.is_back)
-PIECE = 0.8              # an outline inside a back and under this share of its area is a piece of its drawing
+PIECE = 0.8              # an outline inside a back and under this share of its area is a piece of its drawing;
+                         # one holding a back and over 1 / PIECE of its area, a patch of table round it (_backs_apart)
 BACK_SIZE = 2.0          # a taught back more than this many times larger or smaller than a card read sure is none
 SIBLINGS = True          # a UNO family card of one colour has the wild draw four's belief as a +2's (fuse.COLOURED_SIBLING)
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
@@ -292,6 +293,7 @@ class Recognizer:
         self._taught_backs: list = []   # outlines the taught deck read as its back, in the read_all under way ...
         self._known_backs: list = []    # ... and the detector's backs it knew as its back
         self._last_back = False   # the last _identify read the taught deck's back
+        self._saw_back = False    # the read_all under way found the taught deck's back
         self._last_text: TextEvidence | None = None   # the text evidence of the last card identify_card read
         self._last_shape: str | None = None   # ... and the symbol its shape readers (glyph model, network) favoured
         self._last_shape_share = 0.0          # ... and their share for it
@@ -883,6 +885,7 @@ class Recognizer:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
         elif bgr.shape[2] != 3:
             return [], []
+        self._saw_back = False
         if close_ups:
             # a photo stands on its own: the text read from an earlier one is no evidence for it
             # (the cache is for a live table's resting pile). A series of photos taken from one
@@ -914,7 +917,9 @@ class Recognizer:
             readings, backs = best_of(candidates, share_inside)
             self.foreign = foreign
         if close_ups and INSIDE_CARD and (self.taught is None or INSIDE_TAUGHT) and self.border is None and \
-                self.deck.id in TEXT_DECKS:
+                self.deck.id in TEXT_DECKS and not self._saw_back:
+            # (not where the taught deck knew its back: a photo of a card face down, nothing else in
+            # it, read whole as a card taken from inside, unsure: 8 of 24 printed UNO backs, session 62)
             readings = self._inside_card(bgr, readings)
         return readings, backs
 
@@ -1082,22 +1087,15 @@ class Recognizer:
         readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr, memo,
                                      mirrored=close_ups)
         self._matched = {}       # of this frame only
-        # a piece of a card read sure that reads as the back (a patch of bare stock inside a card drawn
-        # in ink), or an outline of another size than the cards read sure (a sheet of lined paper
-        # beside a card drawn on white stock, 2.5 times its size, read as its back), is no card lying
-        # face down: the cards of one deck in one picture are about one size
-        sure = [r.quad for r in readings if r.sure]
-        taught_backs = [b for b in self._taught_backs if not any(
-            share_inside(b.pts, q.pts) > INSIDE or not 1 / BACK_SIZE <= b.area / max(q.area, 1e-6) <= BACK_SIZE
-            for q in sure)]
-        known = taught_backs + self._known_backs
-        if known:
-            # what was found inside the deck's back, smaller than it, is a piece of its drawing (a
-            # frame, a band of colour, its oval), no card: a hand-drawn back's zigzags read as cards,
-            # unsure (session 62)
-            readings = [r for r in readings if not any(
-                share_inside(r.quad.pts, b.pts) > INSIDE and r.quad.area < PIECE * b.area for b in known)]
-        return readings, [q for q in backs if all(q is not w for w, _ in wilds + taught)] + taught_backs
+        backs = [q for q in backs if all(q is not w for w, _ in wilds + taught)]
+        # one card face down found twice (the detector's two looks): once
+        backs = [q for k, q in enumerate(backs) if all(quad_iou(q.pts, o.pts) < 0.5 for o in backs[:k])]
+        if self._taught_backs or self._known_backs:
+            readings, taught_backs = _backs_apart(readings, self._taught_backs, self._known_backs)
+            self._saw_back = self._saw_back or bool(taught_backs) or bool(self._known_backs)
+            # the detector's own back at the same place is the same card face down
+            backs += [b for b in taught_backs if all(quad_iou(b.pts, q.pts) < 0.5 for q in backs)]
+        return readings, backs
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:
         """Whether a "back" is a face of the taught deck: as near one of its cards as TAUGHT_NEAR
@@ -1120,6 +1118,31 @@ class Recognizer:
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
         return self.read_all(bgr)[0]
+
+
+def _backs_apart(readings: list[Reading], taught_backs: list[Quad],
+                 known_backs: list[Quad]) -> tuple[list[Reading], list[Quad]]:
+    """(the readings that are cards, the taught backs that are backs), where `taught_backs` are
+    outlines the taught deck read as its back and `known_backs` the detector's backs it knew as it.
+    A back lying inside a card read sure is a piece of that card (a patch of bare stock inside a
+    card drawn in ink), and one of another size than the cards read sure is no card of the deck (a
+    sheet of lined paper beside a card drawn on white stock, 2.5 times its size, read as its back):
+    the cards of one deck in one picture are about one size (BACK_SIZE). A reading inside a back and
+    smaller is a piece of the back's drawing (a hand-drawn back's zigzags, read as cards, unsure),
+    and one that holds a whole back is a patch of table round it (a printed back on wood: outlines
+    2.5-24 times its area, read as cards at up to 0.59). Session 62, bench/teach.py --only back."""
+    sure = [r.quad for r in readings if r.sure]
+
+    def a_back(b: Quad) -> bool:
+        return not any(share_inside(b.pts, q.pts) > INSIDE
+                       or not 1 / BACK_SIZE <= b.area / max(q.area, 1e-6) <= BACK_SIZE for q in sure)
+    taught_backs = [b for b in taught_backs if a_back(b)]
+    known = taught_backs + [b for b in known_backs if a_back(b)]
+
+    def of_a_back(r: Reading) -> bool:
+        return any((share_inside(r.quad.pts, b.pts) > INSIDE and r.quad.area < PIECE * b.area)
+                   or (share_inside(b.pts, r.quad.pts) > INSIDE and b.area < PIECE * r.quad.area) for b in known)
+    return [r for r in readings if not of_a_back(r)], taught_backs
 
 
 def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.ndarray, float]]:

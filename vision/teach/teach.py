@@ -15,6 +15,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from ..locate import Quad, inside
+from ..locate.detector import INSIDE, share_inside
 from ..read.colour import colour_votes
 from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
@@ -99,7 +100,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         try:
             img, _ = load_image(path)
             # a back shows no card's colour: any one outline is it
-            img, quad, why = card_of(rec, img, None if cid == BACK else cid)
+            img, quad, why = card_of(rec, img, None if cid == BACK else cid, back=cid == BACK)
             if quad is not None and cid == BACK:
                 backs.append(photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None))
             elif quad is not None:
@@ -173,13 +174,15 @@ def _learned(rec, img: np.ndarray, quad: Quad, seed: int) -> tuple:
             local.features(img, quad.pts))
 
 
-def card_of(rec, img: np.ndarray, card_id: str | None = None) -> tuple[np.ndarray, Quad | None, str | None]:
+def card_of(rec, img: np.ndarray, card_id: str | None = None,
+            back: bool = False) -> tuple[np.ndarray, Quad | None, str | None]:
     """(the picture to teach from, the outline of its one card in it, None), or (img, None, why it
-    cannot teach). A photo taken inside its card (close_up) is taught padded, as it is read."""
-    close = close_up(rec, img)
+    cannot teach). A photo taken inside its card (close_up) is taught padded, as it is read.
+    `back`: a photo of the deck's back (one_card)."""
+    close = close_up(rec, img) if not back else None
     if close is not None:
         return close[0], close[1], None
-    quad, why = one_card(rec, img, card_id)
+    quad, why = one_card(rec, img, card_id, back)
     return img, quad, why
 
 
@@ -207,10 +210,11 @@ def close_up(rec, img: np.ndarray) -> tuple[np.ndarray, Quad] | None:
     return padded, Quad(quad, 1.0)
 
 
-def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | None, str | None]:
+def one_card(rec, img: np.ndarray, card_id: str | None = None, back: bool = False) -> tuple[Quad | None, str | None]:
     """(the outline of the photo's one card, None), or (None, why it cannot teach): no card or several.
     `card_id`: the card the photo is filed under; an outline whose face does not show that card's
-    colour is not it (shows_colour)."""
+    colour is not it (shows_colour). `back`: a photo of the deck's back, where a second card is an
+    outline that verifies about as well and is about as large (both; not one that holds the card)."""
     found = scored_outlines(rec, img)
     if not found:
         return None, "no card found in it (lay the card on a plain table, all of it in view)"
@@ -234,6 +238,13 @@ def one_card(rec, img: np.ndarray, card_id: str | None = None) -> tuple[Quad | N
     # a second card of the deck in the same photo lies at about the card's size: an outline far larger
     # or smaller, verifying clearly worse, is something else (a sheet of paper with writing beside a
     # card drawn by hand, which verifies as one; a patch of table)
+    if back:
+        # a printed back on a table, photographed as JPEG, gave outlines round it and a patch of table
+        # (1.6-14 times its area) verifying 0.03-0.13 below it: 3 of 9 photos of the teach bench's
+        # printed backs were refused as "2 cards" (session 62). Faces keep the rule below, measured on them
+        others = [(s, q) for s, q in others
+                  if s > best - OTHER_MARGIN and 1 / OTHER_AREA <= q.area / max(quad.area, 1e-6) <= OTHER_AREA
+                  and share_inside(quad.pts, q.pts) <= INSIDE]
     others = [(s, q) for s, q in others
               if s > best - OTHER_MARGIN or 1 / OTHER_AREA <= q.area / max(quad.area, 1e-6) <= OTHER_AREA]
     if rec.border is not None:
