@@ -156,3 +156,33 @@ def test_with_auto_off_the_host_takes_retakes_and_finishes(tmp_path, browser):
             proc.wait(15)
     assert photos(tmp_path, "red-dingbat") == ["1.jpg"]
     assert (tmp_path / "data" / "taught" / "dino2.npz").is_file()
+
+
+def test_after_the_cards_the_page_asks_for_the_back_and_teaches_it(tmp_path, browser):
+    """One card taken, the others skipped: the page asks for any card face down, takes the back
+    when it rests (no card of the 88: progress stays), and the finish reports the back taught."""
+    scene = TableScene("dino2", seed=5)
+    with MjpegCamera(scene.frame([])) as cam:
+        proc, base, _ = served(tmp_path, cam)
+        try:
+            page, errors = opened(browser, base)
+            wait_text(page, "teach-camera", "the view rests")
+            host = Host(scene, cam)
+            host.lay(["red-dingbat"])
+            wait_text(page, "teach-progress", "1 of 88")
+            host.lift()
+            for _ in range(87):
+                page.click("#teach-skip")
+            page.wait_for_function("document.getElementById('teach-next').textContent === 'any card'", timeout=WAIT)
+            assert "face down" in page.text_content("#teach-how")
+            host.lay(["back"])
+            wait_text(page, "teach-captured-name", "back · photo 1")
+            assert "1 of 88" in page.text_content("#teach-progress")
+            page.click("#teach-finish")
+            wait_text(page, "teach-said", "deck taught")
+            assert "back: taught from 1 photo" in page.text_content("#teach-report")
+            assert errors == []
+        finally:
+            proc.terminate()
+            proc.wait(15)
+    assert photos(tmp_path, "back") == ["1.jpg"]

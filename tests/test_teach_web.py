@@ -336,3 +336,32 @@ def test_a_look_learned_wrong_from_the_first_photo_is_learned_again(tmp_path, mo
         assert r.status_code == 200 and r.get_json()["faces"] == "white", r.get_json()
     finally:
         app.extensions["tableref"].shutdown()
+
+
+def test_the_host_teaches_the_decks_back_as_a_card_face_down(table):
+    """`back` takes a photo of the deck's back (any card face down) into DATA/teach/DECK/back/, the
+    layout `tableref teach --from` reads; the finish teaches it, and the report says so."""
+    import random
+    from vision.art import render_back
+    from vision.synth.photo import card_photo
+    c, t, data = table
+    assert c.get("/api/tables/main/teach").get_json()["back"] == 0
+    t.camera.pipeline.latest_frame = photos_of("red-dingbat")["red-dingbat"]
+    assert c.post("/api/tables/main/teach/red-dingbat", headers=AUTH).status_code == 200
+    g = np.random.default_rng(5)
+    t.camera.pipeline.latest_frame = card_photo(render_back("dino2", rng=random.Random(3)), g, held=0.0, strength=0.4)[0]
+    r = c.post("/api/tables/main/teach/back", headers=AUTH)
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["back"] == 1 and body["photos"]["back"] == 1 and body["done"] == 1      # the back is no card of the 88
+    assert stored(data, "back") == ["1.jpg"]
+    face = c.get("/api/tables/main/teach/back/face.jpg", headers=AUTH)
+    assert face.status_code == 200 and face.data[:2] == b"\xff\xd8"
+    r = c.post("/api/tables/main/teach-finish", headers=AUTH)
+    assert r.status_code == 200 and r.get_json()["back"]["photos"] == 1, r.get_json()
+    from vision.teach.file import load
+    assert load(data / "taught" / "dino2.npz", "dino2").has_back
+    # a retake drops it; a name that is neither a card nor the back is still refused
+    assert c.delete("/api/tables/main/teach/back", headers=AUTH).get_json()["back"] == 0
+    r = c.post("/api/tables/main/teach/backs", headers=AUTH)
+    assert r.status_code == 404 and "'back', its back" in r.get_json()["error"]

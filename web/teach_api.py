@@ -2,7 +2,8 @@
 JSON API: the host lays down the next card, the server takes it from the camera's latest frame,
 stores the photo in the data folder, and at the end teaches the deck from those photos.
 
-    GET    /api/tables/<id>/teach            {deck, total, done, next, photos: {card: n}, taught}
+    GET    /api/tables/<id>/teach            {deck, total, done, next, photos: {card: n}, back, taught}
+                                             (<card> below may be "back": the deck's back, a card face down)
     GET    /api/tables/<id>/teach-view       the camera's view for taking on settle (host token):
                                              {camera, frames, rest, still_s, settled, settle_s}
     POST   /api/tables/<id>/teach/<card>     take the camera's card for <card> (host token): 200 with
@@ -36,6 +37,7 @@ import numpy as np
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from vision.atomic import write_atomic
+from vision.teach.deck import BACK
 
 from .api import error, parse_json_body, table_or_404, token_ok, unauthorized
 
@@ -74,8 +76,9 @@ def _progress(deck) -> dict:
     photos = {c: len(_photos(folder / c)) for c in deck.cards}
     done = [c for c, n in photos.items() if n]
     nxt = next((c for c in deck.cards if not photos[c]), None)
+    back = len(_photos(folder / BACK))
     return {"deck": deck.id, "total": len(deck.cards), "done": len(done), "next": nxt,
-            "photos": {c: n for c, n in photos.items() if n},
+            "photos": {c: n for c, n in dict(photos, **{BACK: back}).items() if n}, "back": back,
             "taught": (data_dir() / "taught" / f"{deck.id}.npz").is_file()}
 
 
@@ -100,8 +103,8 @@ def _host_card(table_id: str, card: str):
     if not token_ok():
         return None, None, unauthorized()
     deck = _deck(table)
-    if card not in deck.cards:
-        return None, None, error(404, f"{card!r} is no card of deck {deck.id}")
+    if card not in deck.cards and card != BACK:
+        return None, None, error(404, f"{card!r} is no card of deck {deck.id} (nor {BACK!r}, its back)")
     return table, deck, None
 
 
@@ -220,12 +223,14 @@ def teach_take(table_id: str, card: str):
         quads = _with_learned_border(table_id, deck, pipeline.recognizer, frame, quads, first)
     if len(quads) != 1:
         why = "no card in view" if not quads else f"{len(quads)} cards in view"
+        what = "a card face down" if card == BACK else card
         return _refused("no_card" if not quads else "several",
-                        f"{why}: lay {card} alone in front of the camera" + ("" if rest else " and take it again"))
+                        f"{why}: lay {what} alone in front of the camera" + ("" if rest else " and take it again"))
     with _lock:
         last = _last_takes().get(table_id)
         if rest is not None and _same_card(last, frame, quads[0].pts):
-            return _refused("same", f"{last.card} from the last photo is still there: lift it and lay down {card}")
+            what = "a card face down" if card == BACK else card
+            return _refused("same", f"{last.card} from the last photo is still there: lift it and lay down {what}")
         n = _store(deck.id, card, frame)
         _last_takes()[table_id] = LastTake(card, n, frame, np.float32(quads[0].pts))
     out = _progress(deck)

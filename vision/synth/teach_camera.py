@@ -41,9 +41,11 @@ class TableScene:
         self._faces: dict[str, np.ndarray] = {}
 
     def face(self, card: str) -> np.ndarray:
+        """The card's face; "back": a card laid face down, the print's back."""
         if card not in self._faces:
-            from vision.art import render_card
-            self._faces[card] = render_card(card, self.deck, style=self.style, size=(224, 348))
+            from vision.art import render_back, render_card
+            self._faces[card] = render_back(self.deck, style=self.style, size=(224, 348)) if card == "back" else \
+                render_card(card, self.deck, style=self.style, size=(224, 348))
         return self._faces[card]
 
     def frame(self, cards: list[tuple[str, tuple[float, float], float]]) -> np.ndarray:

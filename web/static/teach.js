@@ -11,6 +11,7 @@ HostToken.takeFromHash();
 const auth = () => ({"Authorization": `Bearer ${HostToken.get()}`});
 const POLL_MS = 150;        // how often the view is asked for: a small part of the half second a card rests
 let current = null, last = null, skipped = new Set(), cards = [];
+const BACK = "back";        // the deck's back: taken as a card of its own (web/teach_api.py)
 let tried = 0;              // the camera's rest last taken or tried: a card is taken once per rest
 let busy = false;           // a take or retake on its way: the loop waits for it
 
@@ -18,10 +19,12 @@ function say(text) { $("teach-said").textContent = text; }
 
 function show(p) {
   $("teach-progress").textContent = `${p.done} of ${p.total} cards taken` + (p.taught ? " · a taught deck is stored" : "");
-  // the next card: the first one with no photo that was not skipped, else the server's next
-  const next = cards.find(c => !(c in p.photos) && !skipped.has(c)) || p.next;
+  // the next card: the first one with no photo that was not skipped, then the deck's back (a card
+  // face down), else the server's next
+  const next = [...cards, BACK].find(c => !(c in p.photos) && !skipped.has(c)) || p.next;
   current = next;
-  $("teach-next").textContent = next || "(every card has a photo)";
+  $("teach-next").textContent = next === BACK ? "any card" : next || "(every card has a photo)";
+  $("teach-how").textContent = next === BACK ? "face down (the deck's back)" : "face up";
 }
 
 async function load() {
@@ -108,6 +111,8 @@ async function finish() {
     `not taught (read by the built-in recognizer): ${body.missing.length}`,
     ...body.refused.map(x => `refused ${x.photo}: ${x.why}`),
     loo.total ? `leave-one-photo-out: ${loo.right}/${loo.total} read right` : "leave-one-photo-out: no card has two photos",
+    body.back.photos ? `back: taught from ${body.back.photos} photo${body.back.photos > 1 ? "s" : ""}: a card face down is not read as a card`
+                     : "back: not taught",
     body.cameras ? "the table's camera reads with it now" : "no camera is running: a camera started for this deck reads with it",
   ].join("\n");
   say("✓ deck taught");
