@@ -453,8 +453,10 @@ class Recognizer:
     def read_quads(self, bgr: np.ndarray, quads: list[Quad]) -> list[Reading]:
         """Readings of outlines found elsewhere (the pipeline's changed pile region). A card that
         lies where it lay in the last frame and looks the same is not read again: the pile rests
-        for many frames, and its card is verified, snapped and read once."""
+        for many frames, and its card is verified, snapped and read once. (A taught back read
+        there is no reading: a card face down is no play.)"""
         out, fresh = [], []
+        self._taught_backs = []
         for q in quads:
             card_bgr = warp_card(bgr, q.pts)
             thumb = _thumb(card_bgr, (16, 24))
