@@ -81,14 +81,25 @@ def inliers(a: Features, b: Features) -> int:
     """How many of `a`'s keypoints match `b`'s consistently with one homography: 0 when fewer than
     MIN_MATCHES pass the ratio test. The faces may lie upright or upside down to each other (a
     rectified card lies either way): a homography takes either."""
+    return _aligned_inliers(a, b, _good_matches(a, b))
+
+
+def _good_matches(a: Features, b: Features) -> tuple[np.ndarray, np.ndarray]:
+    """`a`'s matches to `b` that pass Lowe's ratio test, as (a's keypoint indices, b's); none where
+    either has too few keypoints."""
     if len(a) < MIN_MATCHES or len(b) < 2:
-        return 0
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
     pairs = _matcher.knnMatch(a.desc.astype(np.float32), b.desc.astype(np.float32), k=2)
     good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
-    if len(good) < MIN_MATCHES:
+    return np.intp([m.queryIdx for m in good]), np.intp([m.trainIdx for m in good])
+
+
+def _aligned_inliers(a: Features, b: Features, good: tuple[np.ndarray, np.ndarray]) -> int:
+    """The inliers of the homography through `good` (a's matches to b: _good_matches), 0 where it is none or does
+    not lay one face onto the other (aligned). At most as many as the matches."""
+    if len(good[0]) < MIN_MATCHES:
         return 0
-    src = a.pts[[m.queryIdx for m in good]]
-    dst = b.pts[[m.trainIdx for m in good]]
+    src, dst = a.pts[good[0]], b.pts[good[1]]
     h, mask = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
     if h is None or mask is None or not aligned(h):
         return 0
@@ -118,12 +129,31 @@ def verified(read: Features, taught: dict[str, list[Features]]) -> tuple[str | N
     """(the card whose taught photos hold clearly the most inliers with `read`, its inliers, the
     next card's), or (None, best, next) where no card stands out (MIN_INLIERS, RATIO_OVER_NEXT).
     `taught`: card id -> its taught photos' features, the candidates (deck.local_candidates: one
-    colour's cards and its symbol's in other colours)."""
-    scores = sorted(((max((inliers(read, f) for f in fs), default=0), c) for c, fs in taught.items()), reverse=True)
-    if not scores:
+    colour's cards and its symbol's in other colours).
+
+    A photo's inliers are at most its good matches (those passing the ratio test), so the
+    homographies, most of the cost, are fitted best bound first, and only while a photo's bound could
+    still change the answer: reach the best card's inliers, or a third of them (the next card's
+    share that RATIO_OVER_NEXT allows). The card and its inliers are those of fitting every photo; the
+    next card's inliers are exact wherever they could matter, else a bound under a third of the best
+    (session 62: 40 candidate photos of a DINO 2 deck drawn in ink, 82 ms -> 54 ms a reading, the same
+    card and inliers for each of 20)."""
+    if not taught:
         return None, 0, 0
-    best, card = scores[0]
-    second = scores[1][0] if len(scores) > 1 else 0
+    bounds = [(len(good[0]), c, f, good) for c, fs in taught.items() for f in fs
+              for good in [_good_matches(read, f)]]
+    bounds.sort(key=lambda t: -t[0])
+    scores: dict[str, int] = {c: 0 for c in taught}
+    for bound, c, f, good in bounds:
+        best = max(scores.values())
+        # a photo bounded by its card's inliers so far, or under the best so far and a third of it
+        # (the best only grows): its inliers change neither the card, nor its inliers, nor the ratio test
+        if bound <= scores[c] or (bound < best and bound * RATIO_OVER_NEXT < best):
+            continue
+        scores[c] = max(scores[c], _aligned_inliers(read, f, good))
+    order = sorted(((n, c) for c, n in scores.items()), reverse=True)
+    best, card = order[0]
+    second = order[1][0] if len(order) > 1 else 0
     if best >= MIN_INLIERS and best >= RATIO_OVER_NEXT * max(second, 1):
         return card, best, second
     return None, best, second
