@@ -217,19 +217,18 @@ def teach_take(table_id: str, card: str):
     if problem:
         return problem
     from vision.teach.faces import card_outlines
+    what = "a card face down" if card == BACK else card      # what the host is asked to lay down
     quads = card_outlines(pipeline.recognizer, frame)
     first = not any(_photos(d) for d in (data_dir() / "teach" / deck.id).glob("*") if d.is_dir())
     if not quads or first:
         quads = _with_learned_border(table_id, deck, pipeline.recognizer, frame, quads, first)
     if len(quads) != 1:
         why = "no card in view" if not quads else f"{len(quads)} cards in view"
-        what = "a card face down" if card == BACK else card
         return _refused("no_card" if not quads else "several",
                         f"{why}: lay {what} alone in front of the camera" + ("" if rest else " and take it again"))
     with _lock:
         last = _last_takes().get(table_id)
         if rest is not None and _same_card(last, frame, quads[0].pts):
-            what = "a card face down" if card == BACK else card
             return _refused("same", f"{last.card} from the last photo is still there: lift it and lay down {what}")
         n = _store(deck.id, card, frame)
         _last_takes()[table_id] = LastTake(card, n, frame, np.float32(quads[0].pts))

@@ -136,6 +136,18 @@ def _wobbled(layer: np.ndarray, amp: float, rng: random.Random) -> np.ndarray:
     return cv2.remap(layer, xs + dx, ys + dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+def _finished(base: Image.Image, ink: Image.Image, hand: HandStyle, rng: random.Random, size: tuple) -> np.ndarray:
+    """The drawing `ink` bent by the hand's waver onto the blank `base` (both supersampled), brought
+    down to `size` (w, h) as RGBA, cut to the hand's corners."""
+    W, H = base.size
+    w, h = size
+    out = base.copy()
+    out.alpha_composite(Image.fromarray(_wobbled(np.asarray(ink), hand.wobble * W, rng)))
+    arr = np.asarray(out.resize((w, h), Image.LANCZOS)).copy()
+    arr[..., 3] = np.asarray(rounded_mask(W, H, hand.radius * W).resize((w, h), Image.LANCZOS)) if hand.radius else 255
+    return arr
+
+
 def draw_card(card_id: str, deck: str, hand: HandStyle, seed: int = 0, size=(224, 348)) -> np.ndarray:
     """One card of `deck` drawn in `hand`, as uint8 RGBA (H, W, 4) in vision.art.render_card's format
     (upright, the card filling the array, alpha 0 outside its corners). `seed`: this drawing's own
@@ -177,13 +189,7 @@ def draw_card(card_id: str, deck: str, hand: HandStyle, seed: int = 0, size=(224
             at = (W * (0.12 + hand.field_inset * hand.coloured_in * 0.6) + small.width / 4, H * 0.09 + small.height / 3)
             paste_center(ink, small, at[0], at[1], max_w=W * 0.3)
             paste_center(ink, small.rotate(180), W - at[0], H - at[1], max_w=W * 0.3)
-    wobbled = _wobbled(np.asarray(ink), hand.wobble * W, rng)
-    out = base.copy()
-    out.alpha_composite(Image.fromarray(wobbled))
-    out = out.resize((w, h), Image.LANCZOS)
-    arr = np.asarray(out).copy()
-    arr[..., 3] = np.asarray(rounded_mask(W, H, hand.radius * W).resize((w, h), Image.LANCZOS)) if hand.radius else 255
-    return arr
+    return _finished(base, ink, hand, rng, (w, h))
 
 
 def draw_back(deck: str, hand: HandStyle, seed: int = 0, size=(224, 348)) -> np.ndarray:
@@ -213,10 +219,4 @@ def draw_back(deck: str, hand: HandStyle, seed: int = 0, size=(224, 348)) -> np.
     word = _lettering(name, hand, H * 0.1 * hand.size, None, rng, BLACK_MARKER)
     paste_center(ink, word, W / 2 + rng.uniform(-0.02, 0.02) * W, H / 2 + rng.uniform(-0.02, 0.02) * H,
                  max_w=W * 0.72, angle=rng.uniform(-5, 5))
-    wobbled = _wobbled(np.asarray(ink), hand.wobble * W, rng)
-    out = base.copy()
-    out.alpha_composite(Image.fromarray(wobbled))
-    out = out.resize((w, h), Image.LANCZOS)
-    arr = np.asarray(out).copy()
-    arr[..., 3] = np.asarray(rounded_mask(W, H, hand.radius * W).resize((w, h), Image.LANCZOS)) if hand.radius else 255
-    return arr
+    return _finished(base, ink, hand, rng, (w, h))

@@ -36,7 +36,7 @@ BUILTIN_RIGHT = 0.5   # ... or right on fewer than this share of them is a stran
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
 BACK = "back"         # the teach folder's subfolder of photos of the deck's back (no card id of any deck)
 BACK_NEAR = 3.0       # a face whose back score is at most this, and nearer the back than any card,
-                      # is a back (Match.is_back); set in session 62, see docs/teach.md "Backs"
+                      # is a back (Match.is_back); set in session 62, see docs/teach.md "The deck's back"
 
 
 @dataclass(frozen=True)
@@ -86,14 +86,12 @@ class TaughtDeck:
         self._mask = shape_mask()
         if self._mask.size != self.protos.shape[1]:
             raise ValueError("prototypes of another embedding")
-        self._ws = self.protos[:, self._mask] * self.weights[self._mask]
-        self._wc = self.protos[:, ~self._mask] * self.weights[~self._mask]
+        self._ws, self._wc = self._weighted(self.protos)
         if self.back is not None:
             self.back = np.ascontiguousarray(self.back, np.float32)
             if self.back.ndim != 2 or self.back.shape[1] != self.protos.shape[1]:
                 raise ValueError("back prototypes of another embedding")
-            self._bs = self.back[:, self._mask] * self.weights[self._mask]
-            self._bc = self.back[:, ~self._mask] * self.weights[~self._mask]
+            self._bs, self._bc = self._weighted(self.back)
         sym_names = sorted(set(self.symbols))
         col_names = sorted(set(self.colours))
         self._card_sym = np.array([sym_names.index(s) for s in self.symbols], np.int32)
@@ -156,12 +154,13 @@ class TaughtDeck:
         other back prototypes than the deck's (the teach report's leave-one-out)."""
         if back is None and not self.has_back:
             return float("inf")
-        bs, bc = (self._bs, self._bc) if back is None else (back[:, self._mask] * self.weights[self._mask],
-                                                             back[:, ~self._mask] * self.weights[~self._mask])
-        x = np.asarray(e, np.float32).reshape(-1)
-        ds = _distances(bs, x[self._mask] * self.weights[self._mask]) / self.scales[0]
-        dc = _distances(bc, x[~self._mask] * self.weights[~self._mask]) / self.scales[1]
-        return float(ds.min() + dc.min())
+        bs, bc = (self._bs, self._bc) if back is None else self._weighted(back)
+        xs, xc = self._weighted(np.asarray(e, np.float32).reshape(-1))
+        return float((_distances(bs, xs) / self.scales[0]).min() + (_distances(bc, xc) / self.scales[1]).min())
+
+    def _weighted(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(shape part, colour part) of embedding(s) `a` (D, or N x D), each weighted."""
+        return a[..., self._mask] * self.weights[self._mask], a[..., ~self._mask] * self.weights[~self._mask]
 
     @property
     def border(self):
@@ -189,9 +188,9 @@ class TaughtDeck:
 
     def _scores(self, e: np.ndarray, exclude_photo: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(card_scores, the composed cards' scores)."""
-        x = np.asarray(e, np.float32).reshape(-1)
-        ds = _distances(self._ws, x[self._mask] * self.weights[self._mask]) / self.scales[0]
-        dc = _distances(self._wc, x[~self._mask] * self.weights[~self._mask]) / self.scales[1]
+        xs, xc = self._weighted(np.asarray(e, np.float32).reshape(-1))
+        ds = _distances(self._ws, xs) / self.scales[0]
+        dc = _distances(self._wc, xc) / self.scales[1]
         if exclude_photo is not None:
             gone = self.photos == exclude_photo
             ds, dc = np.where(gone, np.inf, ds), np.where(gone, np.inf, dc)

@@ -7,7 +7,7 @@ command line (web/commands/teach_cmds.py) prints and writes.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -21,7 +21,7 @@ from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
 from . import local
 from .build import build_deck, photo_prototypes
-from .deck import BACK, BACK_NEAR, trusts_builtin
+from .deck import BACK, trusts_builtin
 from .faces import learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
@@ -80,7 +80,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     t0 = time.monotonic()
     ids = list(rec.deck.cards)
     photos, set_aside = scan(folder, ids)
-    report = Report(rec.deck.id, len(ids), refused=[(str(p), why) for p, why in set_aside])
+    set_aside = [(str(p), why) for p, why in set_aside]
     probe = _probe(photos)
     built_in = rec.border is None and not rec.white_faces
     if built_in and probe:
@@ -89,7 +89,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             rec.set_border(border)
         elif white:
             rec.set_white_faces(True)
-    first = Report(rec.deck.id, len(ids), refused=list(report.refused))
+    first = Report(rec.deck.id, len(ids), refused=list(set_aside))
     taught, backs = _taught_photos(rec, photos, first, progress, t0)
     lost = [path for path, why in first.refused if why.startswith(NO_CARD)]
     if built_in and rec.border is None and not rec.white_faces and len(lost) >= max(2, LOOK_AGAIN * len(photos)):
@@ -105,7 +105,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
                 rec.set_border(border)
             else:
                 rec.set_white_faces(True)
-            second = Report(rec.deck.id, len(ids), refused=list(report.refused))
+            second = Report(rec.deck.id, len(ids), refused=list(set_aside))
             again = _taught_photos(rec, photos, second, progress, t0)
             if len(again[0]) > len(taught):
                 first, (taught, backs) = second, again
@@ -351,7 +351,6 @@ def _back_left_out(td, backs: list, report: Report) -> None:
         return
     for k, protos in enumerate(backs):
         others = [b for j, b in enumerate(backs) if j != k]
-        m = td.match(protos[0])
-        back = td.back_score(protos[0], np.concatenate(others))
+        m = replace(td.match(protos[0]), back=td.back_score(protos[0], np.concatenate(others)))
         report.back_loo_total += 1
-        report.back_loo_right += back <= BACK_NEAR and back < m.best
+        report.back_loo_right += m.is_back
