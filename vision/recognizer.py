@@ -28,7 +28,7 @@ from .locate import Quad, find_cards, quad_iou
 from .locate.contour import cards_cut_at_edges, white_masks
 from .locate import inside
 from .locate.ends import place_ends
-from .locate.quad import inside_share, side_lengths, to_card_shape
+from .locate.quad import CARD_ASPECT, inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
 from .locate.edges import snap_to_edges
 from .locate.verify import CardLook, verify_once
@@ -308,6 +308,8 @@ class Recognizer:
         self.set_border(getattr(taught, "border", None))
         # a taught deck drawn on white card stock: white inside as well as round its faces
         self.set_white_faces(bool(getattr(taught, "white_faces", False)))
+        # ... and one of square or long cards, for cards of its shape (vision/teach/shape.py)
+        self.set_look(replace(self.look, aspect=getattr(taught, "aspect", CARD_ASPECT)))
         self._colours = {cid: card.color for cid, card in self.deck.cards.items()}
         # the readers' confidence as the chance of being right (read/calibrate.py), fitted for the
         # symbol model as shipped, its text reader on or off as by default; not for a taught deck,
@@ -486,9 +488,9 @@ class Recognizer:
                     continue
                 trust = verdict.score
                 # a card the picture cuts is read whole: its cut part beyond the picture's edge
-                whole = to_card_shape(q.pts, frame.shape) if WHOLE else q.pts
+                whole = to_card_shape(q.pts, frame.shape, self.look.aspect) if WHOLE else q.pts
                 if whole is q.pts and ENDS and self.border is None:
-                    whole = place_ends(frame, q.pts)
+                    whole = place_ends(frame, q.pts, self.look.aspect)
                 if whole is not q.pts:
                     q, card_bgr = Quad(whole, q.score), warp_card(frame, whole)
             card, conf = self._identify(frame, q, card_bgr)
@@ -693,10 +695,13 @@ class Recognizer:
             told = clear_symbols(self._last_text)
             if told and told & set(self.taught.symbols):
                 taught = taught_match(self.taught, frame, q.pts, card_bgr, told)
-        # the built-in is a stranger to a deck of another border, and to one it misread on the teach photos
+        # the built-in is a stranger to a deck of another border or shape (it learned cards cut at
+        # 1.55 to 1: a square DINO 2 print's untaught orange chill went out as its orange girl at
+        # 0.79, sure), and to one it misread on the teach photos
         trusted = self.taught.builtin_trusted
         card, conf = combine(taught, builtin, self._taught_ids, self._colours,
-                             stranger=self.border is not None or not trusted, guesses=trusted)
+                             stranger=self.border is not None or not trusted or self.look.aspect != CARD_ASPECT,
+                             guesses=trusted)
         conf = unbarred(card, conf, self.deck.cards) if not trusted else conf
         if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
             card, conf = self._locally_checked(frame, q, card, conf)
@@ -760,7 +765,7 @@ class Recognizer:
         where one look costs a third as much). `memo`: a dict kept for this frame, where the
         boxes' outlines and their verdicts are worked out once (verify_once)."""
         if self.detector is None:
-            return find_cards(bgr), []
+            return find_cards(bgr, card_aspect=self.look.aspect), []
         first = self.detector.boxes(bgr)
         # the picture again at twice the detector's scale, when it has the pixels and the model
         # takes any input shape: cards too small for the first look are found there
@@ -790,24 +795,25 @@ class Recognizer:
             # white edges only, stage 5 a third of its scenes edged): such a deck is found by its
             # border's contours too, as the contour locator finds white ones
             mask = (self.border.likeness(bgr) >= 128).astype(np.uint8) * 255
-            looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask)])
+            looks.append([(q.pts, "card", q.score) for q in find_cards(bgr, max_area_frac=0.9, mask=mask,
+                                                                        card_aspect=self.look.aspect)])
             if FACE_LOOK:
                 # and by their faces: what is not of the border's colour, inside its ring, pushed out by
                 # its depth. On a table of the border's colour (a black-edged card on a dark table, or
                 # in its own shadow) the ring has no outer edge, while the face inside it stands alone
-                looks.append([(q, "card", s) for q, s in _faces_of(bgr, 255 - mask, self.border)])
+                looks.append([(q, "card", s) for q, s in _faces_of(bgr, 255 - mask, self.border, self.look.aspect)])
         elif WHITE_CONTOURS and self.look.white_faces and self.white_contours:
             # a deck drawn on plain white stock has no printed field or oval the detector learned: on a
             # dark or coloured table its sheet stands out whole, as the contour locator finds it
             # (a finger over its edge costs its contour's fill: the outline's verification decides)
             for mask in white_masks(bgr):
                 looks.append([(q.pts, "card", q.score) for q in find_cards(
-                    bgr, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE, mask=mask)])
+                    bgr, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE, mask=mask, card_aspect=self.look.aspect)])
                 if WHITE_EDGE_CUT:
                     # and cut along the picture's edges: a card touching a sheet of paper (or another
                     # white thing) merges with it into one white shape, and neither is found
                     looks.append([(q.pts, "card", q.score) for q in cards_cut_at_edges(
-                        bgr, mask, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE)])
+                        bgr, mask, max_area_frac=0.9, min_score=WHITE_CONTOUR_SCORE, card_aspect=self.look.aspect)])
         if dets is None:
             dets = self.detector.detect(bgr, zoom_outs=(), looks=looks, outlines=outlines)
         cards = [d for d in dets if d.kind == "card"]
@@ -1147,13 +1153,15 @@ def _backs_apart(readings: list[Reading], taught_backs: list[Quad],
     return [r for r in readings if not of_a_back(r)], taught_backs
 
 
-def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border) -> list[tuple[np.ndarray, float]]:
+def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border,
+              card_aspect: float = CARD_ASPECT) -> list[tuple[np.ndarray, float]]:
     """(quad, score) of the card-shaped regions of `not_border` (a frame's pixels not of a taught
     border's colour), each pushed out by the border's depth: cards whose face the ring isolates."""
     from .locate.field import card_round
     if border.depth <= 0:
         return []
-    return [(card_round(q.pts, border.depth), q.score) for q in find_cards(bgr, max_area_frac=0.5, mask=not_border)]
+    return [(card_round(q.pts, border.depth), q.score)
+            for q in find_cards(bgr, max_area_frac=0.5, mask=not_border, card_aspect=card_aspect)]
 
 
 def _one_large(readings: list[Reading], bgr: np.ndarray, apart_large: bool = False) -> bool:

@@ -75,8 +75,9 @@ def cards_cut_at_edges(bgr: np.ndarray, mask: np.ndarray, **kw) -> list[Quad]:
     return out
 
 
-def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """A card-shaped quadrilateral for a filled contour, with a score, or None."""
+def _quad_from_contour(cnt: np.ndarray, card_aspect: float = CARD_ASPECT) -> tuple[np.ndarray, float] | None:
+    """A card-shaped quadrilateral for a filled contour, with a score, or None. `card_aspect`: the
+    cards' long side over their short side (a taught deck's own, verify.CardLook)."""
     area = cv2.contourArea(cnt)
     if area < 50:
         return None
@@ -96,16 +97,18 @@ def _quad_from_contour(cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
     if min(opposite_means(quad)) < 8:
         return None
     fill = area / max(cv2.contourArea(quad), 1.0)
-    # card aspect 1.55; perspective at up to ~45 degrees tilt stretches it by 1/cos
-    aspect_ok = np.exp(-abs(np.log(aspect(quad) / CARD_ASPECT)) / 0.25)
+    # card aspect 1.55 (or the deck's); perspective at up to ~45 degrees tilt stretches it by 1/cos
+    aspect_ok = np.exp(-abs(np.log(aspect(quad) / card_aspect)) / 0.25)
     score = float(aspect_ok * min(1.0, fill) ** 2 * min(1.0, solidity) ** 2)
     return quad, score
 
 
 def find_cards(bgr: np.ndarray, min_area_frac: float = 0.004, max_area_frac: float = 0.5,
-               min_score: float = 0.45, mask: np.ndarray | None = None) -> list[Quad]:
+               min_score: float = 0.45, mask: np.ndarray | None = None,
+               card_aspect: float = CARD_ASPECT) -> list[Quad]:
     """All card-shaped white-bordered regions, best first. `mask`: the border's pixels when it is
-    not white (a taught deck's border, border.py), instead of the white ones."""
+    not white (a taught deck's border, border.py), instead of the white ones; `card_aspect`: the
+    cards' shape (_quad_from_contour)."""
     h, w = bgr.shape[:2]
     mask = whiteness_mask(bgr) if mask is None else mask
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -116,16 +119,16 @@ def find_cards(bgr: np.ndarray, min_area_frac: float = 0.004, max_area_frac: flo
         area = cv2.contourArea(cnt)
         if not lo <= area <= hi:
             continue
-        got = _quad_from_contour(cnt)
+        got = _quad_from_contour(cnt, card_aspect)
         if got is not None and got[1] >= min_score:
             out.append(Quad(got[0], got[1]))
             continue
-        out.extend(_peel(cnt, mask.shape, lo, min_score))
+        out.extend(_peel(cnt, mask.shape, lo, min_score, card_aspect))
     out.sort(key=lambda q: -q.score)
     return _dedupe(out)
 
 
-def _peel(cnt: np.ndarray, shape, lo: float, min_score: float) -> list[Quad]:
+def _peel(cnt: np.ndarray, shape, lo: float, min_score: float, card_aspect: float = CARD_ASPECT) -> list[Quad]:
     """Split a blob of overlapping cards: erode its filled shape step by step until card-shaped
     parts come apart, then grow each back by the same amount."""
     blob = np.zeros(shape, np.uint8)
@@ -138,7 +141,7 @@ def _peel(cnt: np.ndarray, shape, lo: float, min_score: float) -> list[Quad]:
         for p in parts:
             if cv2.contourArea(p) < lo * 0.5:
                 continue
-            got = _quad_from_contour(p)
+            got = _quad_from_contour(p, card_aspect)
             if got is None or got[1] < min_score:
                 continue
             q = got[0]

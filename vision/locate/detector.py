@@ -187,7 +187,7 @@ class CardDetector:
         pts, kind, score = group[0]
         if not refine:
             quad = order_corners(pts)
-            d = Detection(Quad(quad, _box_shape_score(quad)), kind, score, False)
+            d = Detection(Quad(quad, _box_shape_score(quad, self.look.aspect)), kind, score, False)
             return d, d
         best = None
         for pts, _, s in group:
@@ -207,7 +207,7 @@ class CardDetector:
         for b in (_field_or(bgr, group[0], best, self.look, outlines, others),
                   best):
             (ok, vscore, _), quad, refined = b[:3]
-            out.append(Detection(Quad(quad, _box_shape_score(quad)), kind, score, refined, vscore if ok else 0.0,
+            out.append(Detection(Quad(quad, _box_shape_score(quad, self.look.aspect)), kind, score, refined, vscore if ok else 0.0,
                                  from_field=b is not best))
         return out[0], out[1]
 
@@ -218,7 +218,7 @@ def _best_outline(bgr: np.ndarray, box: np.ndarray, score: float, look: CardLook
     best outline of one box (`look`: see verify_quad; `sweep`: see snap_to_edges; `memo`: the
     frame's verdicts, verify_once)."""
     best = None
-    for quad, refined, edges in _outlines(bgr, box, look.border, sweep):
+    for quad, refined, edges in _outlines(bgr, box, look.border, sweep, look.aspect):
         # an outline running off the picture only where its sides in view lie on edges found there
         v = (verify_once(memo, bgr, quad, look) if edges or inside_share(quad, bgr.shape) >= IN_VIEW
              else Verdict(False, 0.0, "runs off the picture, and no edge of it was found"))
@@ -326,14 +326,14 @@ def _field_or(bgr: np.ndarray, leader: tuple, best: tuple, look: CardLook = PRIN
 GROW = (1.2, 1.45)     # a box grown by these about its centre, for a deck of another border (_outlines)
 
 
-def _outlines(bgr: np.ndarray, box: np.ndarray, border=None, sweep: bool = False):
+def _outlines(bgr: np.ndarray, box: np.ndarray, border=None, sweep: bool = False, card_aspect: float = CARD_ASPECT):
     """Candidate outlines of the card in a box, each (outline, refined, on edges found): snapped onto
     its edges, its white-border contour, the box itself (`border`, `sweep`: see snap_to_edges)."""
     snapped = snap_to_edges(bgr, box, border, sweep)
     if snapped is not None and quad_iou(snapped, box) >= 0.6:
         yield snapped, True, True
     # a card seen at a slant is far from card-shaped: verify_quad judges the shape afterwards
-    contour = refine_quad(bgr, box, min_shape=0.15)
+    contour = refine_quad(bgr, box, min_shape=0.15, card_aspect=card_aspect)
     if contour is not None:
         yield contour, True, False
     yield box, False, False
@@ -423,12 +423,12 @@ def _turned(a: np.ndarray, b: np.ndarray) -> float:
     return min(d, 180.0 - d)
 
 
-def _box_shape_score(quad: np.ndarray) -> float:
-    return float(np.exp(-abs(np.log(aspect(quad, floor=1.0) / CARD_ASPECT)) / 0.25))
+def _box_shape_score(quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> float:
+    return float(np.exp(-abs(np.log(aspect(quad, floor=1.0) / card_aspect)) / 0.25))
 
 
 def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.3, min_iou: float = 0.45,
-                min_shape: float = 0.6) -> np.ndarray | None:
+                min_shape: float = 0.6, card_aspect: float = CARD_ASPECT) -> np.ndarray | None:
     """The card's border quadrilateral inside (a margin around) a detected box, or None when no
     white-bordered card shape there agrees with the box. Searching only near the box keeps the
     table's own bright patches out of the way."""
@@ -445,7 +445,7 @@ def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.3, min_iou: flo
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     best, best_iou = None, min_iou
     for cnt in contours:
-        got = _quad_from_contour(cnt)
+        got = _quad_from_contour(cnt, card_aspect)
         if got is None or got[1] < min_shape:   # a blob of several cards is no card's outline
             continue
         q = got[0] + np.array([x0, y0], np.float32)

@@ -108,10 +108,10 @@ def _end_from_field(white_rows: np.ndarray, table_rows: np.ndarray, seen: np.nda
     return None                                        # white, then face again
 
 
-def place_ends(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def place_ends(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> np.ndarray:
     """The quad of a card whose two short sides lie out of the picture, its ends placed from the
     end of its field in view (see the module docstring); `quad` itself when the picture does not
-    cut it at both ends."""
+    cut it at both ends. `card_aspect`: the cards' long side over their short side."""
     h, w = bgr.shape[:2]
     q = portrait_corners(order_corners(quad))          # q0 -> q1 a short side, q1 -> q2 a long one
     if not (side_cut(q[0], q[1], bgr.shape) and side_cut(q[2], q[3], bgr.shape)):
@@ -147,7 +147,7 @@ def place_ends(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
     middle = int(rows_seen[len(rows_seen) // 2])
     depth_t = depth_cols / STRIP_W * width / length    # the end margin's depth, in t
     row_t = float(t[1] - t[0])
-    card_t = width * CARD_ASPECT / length              # a card's length, in t
+    card_t = width * card_aspect / length              # a card's length, in t
     ends = {}
     for step in (-1, 1):
         got = _end_from_field(white_rows, table_rows, seen, middle, step, pale_rows)

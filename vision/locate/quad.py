@@ -92,10 +92,10 @@ def side_cut(a: np.ndarray, b: np.ndarray, shape: tuple) -> bool:
                 or (ends[:, 1] <= AT_EDGE).all() or (ends[:, 1] >= h - 1 - AT_EDGE).all())
 
 
-def to_card_shape(quad: np.ndarray, shape: tuple) -> np.ndarray:
+def to_card_shape(quad: np.ndarray, shape: tuple, card_aspect: float = CARD_ASPECT) -> np.ndarray:
     """The quad of a card the picture cuts at one side, grown to a card's proportions: where one side
     lies out of a picture of `shape` or along its edge (side_cut) and the opposite one in it, the two sides
-    between are lengthened along their own directions until the card is CARD_ASPECT long for its
+    between are lengthened along their own directions until the card is `card_aspect` long for its
     width as the side in view gives it (a card held close, an end or a long edge cut off: the
     outline found ends where the picture ends, and a card squashed to it puts the symbol and the
     corner index out of their places). Never shortened; `quad` itself when no side, or two opposite
@@ -111,7 +111,7 @@ def to_card_shape(quad: np.ndarray, shape: tuple) -> np.ndarray:
     a, b = q[k], q[(k + 1) % 4]                    # the side cut off
     c, d = q[(k + 2) % 4], q[(k + 3) % 4]          # the side in view: b -> c and d -> a run between
     across = float(np.linalg.norm(c - d))
-    want = across * CARD_ASPECT if k in short else across / CARD_ASPECT
+    want = across * card_aspect if k in short else across / card_aspect
     grown = False
     for end, start, i in ((a, d, k), (b, c, (k + 1) % 4)):
         run = end - start

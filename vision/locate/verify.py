@@ -44,12 +44,14 @@ class CardLook:
                                      # its margin is looked for instead, the face not judged on colour
     white_faces: bool = False        # a taught deck drawn on white card stock, white inside as well
                                      # as round (MAX_INNER_WHITE_FACES), no margin depth to measure
+    aspect: float = CARD_ASPECT      # its cards' long side over their short side: a taught deck of
+                                     # square or long cards (vision/teach/shape.py) is looked for so
 
 
 PRINTED = CardLook()                 # the built-in decks' UNO prints
 
 VERIFY_W, VERIFY_H = 64, 100   # the warp this check looks at: enough for a margin of 3-6 pixels
-ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt
+ASPECT_RANGE = (1.05, 2.4)     # long/short sides of a card quad at up to ~45 degrees of tilt (aspect_range)
 BAND = (0.012, 0.05)           # the margin band looked at, as fractions of the card's width in
                                # from its edge: inside every print's border (5-10% of the width)
 BAND_SHIFTS = 3                # pixels of the warp by which each side's band may move inwards: an outline
@@ -374,6 +376,14 @@ def face_share(card_bgr: np.ndarray, veiled: bool = False) -> float:
     return float(face.mean())
 
 
+def aspect_range(card_aspect: float = CARD_ASPECT) -> tuple[float, float]:
+    """(least, most) long/short sides of an outline of a card `card_aspect` long for its width, seen
+    at up to ~45 degrees of tilt: ASPECT_RANGE for a standard card, in proportion for another (a
+    square card's outline may be as square as it is)."""
+    r = card_aspect / CARD_ASPECT
+    return max(1.0, ASPECT_RANGE[0] * r), ASPECT_RANGE[1] * r
+
+
 def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> Verdict:
     """Whether `quad` (4x2 frame pixels) outlines one whole card of a deck whose cards look as
     `look` says; see the module docstring."""
@@ -386,7 +396,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
     if inside_share(quad, bgr.shape) < MIN_INSIDE:
         return Verdict(False, 0.0, "runs off the picture")
     long_short = aspect(quad)
-    if not ASPECT_RANGE[0] <= long_short <= ASPECT_RANGE[1]:
+    lo, hi = aspect_range(look.aspect)
+    if not lo <= long_short <= hi:
         return Verdict(False, 0.0, f"not card-shaped (sides {long_short:.2f} to 1)")
     card = warp_card(bgr, quad, (VERIFY_W, VERIFY_H))
     # a card drawn small has a margin of two or three pixels, blurred into its neighbours: the
@@ -440,7 +451,7 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         if face < MIN_FACE:
             return Verdict(False, 0.0, f"no coloured or black face inside ({face:.2f}): not a card")
     # full trust from a margin white all round in card proportions; less as sides go missing
-    shape = float(np.exp(-abs(np.log(long_short / CARD_ASPECT)) / 0.6))
+    shape = float(np.exp(-abs(np.log(long_short / look.aspect)) / 0.6))
     moved_seen = [m for m, v in zip(moved, seen) if v]
     score = min(1.0, margin / 0.7) * (0.8 + 0.2 * shape) * (1.0 - SHIFT_COST * float(np.mean(moved_seen)))
     if border is not None:

@@ -18,10 +18,14 @@ def portrait_corners(quad: np.ndarray) -> np.ndarray:
     return q if s01 <= s12 else np.roll(q, -1, axis=0)
 
 
-def warp_card(bgr: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CANON_W, CANON_H)) -> np.ndarray:
-    """The card inside `quad` as an upright-or-upside-down portrait image of `size` (w, h)."""
+def warp_card(bgr: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CANON_W, CANON_H),
+              turn: int = 0, ordered: bool = False) -> np.ndarray:
+    """The card inside `quad` as an upright-or-upside-down portrait image of `size` (w, h); `turn`
+    1: its long side across instead (the other quarter turn of a square card, taught both ways);
+    `ordered`: `quad`'s first side is the one to put on top as it is (portrait_corners not asked)."""
     w, h = size
-    src = portrait_corners(quad)
+    src = np.asarray(quad, np.float32).reshape(4, 2) if ordered else portrait_corners(quad)
+    src = np.roll(src, -turn, axis=0)
     dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
     m = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(bgr, m, (w, h), flags=cv2.INTER_AREA if _shrinks(src, w) else cv2.INTER_LINEAR,

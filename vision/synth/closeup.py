@@ -113,11 +113,12 @@ def _clutter(g, img):
                      max(2, int(s * 0.05)), cv2.LINE_AA)
 
 
-def _card_quad(g, centre, width: float, spin: float, tilt_deg: float, focal: float) -> np.ndarray:
-    """The image quad (card TL, TR, BR, BL) of a card `width` pixels wide at `centre`, turned by
-    `spin` in its plane and that plane tilted by `tilt_deg` about a random axis, seen by a pinhole
-    camera of focal length `focal` pixels."""
-    hw, hh = width / 2, width * CARD_ASPECT / 2
+def _card_quad(g, centre, width: float, spin: float, tilt_deg: float, focal: float,
+               aspect: float = CARD_ASPECT) -> np.ndarray:
+    """The image quad (card TL, TR, BR, BL) of a card `width` pixels wide and `aspect` times as long
+    at `centre`, turned by `spin` in its plane and that plane tilted by `tilt_deg` about a random
+    axis, seen by a pinhole camera of focal length `focal` pixels."""
+    hw, hh = width / 2, width * aspect / 2
     pts = np.float64([[-hw, -hh, 0], [hw, -hh, 0], [hw, hh, 0], [-hw, hh, 0]])
     c, s = math.cos(math.radians(spin)), math.sin(math.radians(spin))
     pts = pts @ np.float64([[c, s, 0], [-s, c, 0], [0, 0, 1]])

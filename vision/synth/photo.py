@@ -17,21 +17,23 @@ from .scene import SKIN, photometric
 
 
 def card_photo(rgba: np.ndarray, g: np.random.Generator, out_w: int = 640, out_h: int = 480,
-               held: float = 0.3, strength: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+               held: float = 0.3, strength: float = 1.0, aspect: float = CARD_ASPECT) -> tuple[np.ndarray, np.ndarray]:
     """(BGR photo, the card's quad TL, TR, BR, BL) of the card face `rgba` (vision.art's format).
-    `held`: the chance it is held in a hand; `strength`: the camera's light and blur (scene.photometric)."""
+    `held`: the chance it is held in a hand; `strength`: the camera's light and blur (scene.photometric);
+    `aspect`: the card's long side over its short side (a deck cut square: 1.0; the face is drawn
+    into that shape)."""
     img, _ = _background(g, out_w, out_h, light=0.0)     # as teach photos were drawn before session 10
     short = min(out_w, out_h)
     frac = float(np.exp(g.uniform(math.log(0.22), math.log(0.8))))
     width = frac * short
     # a tall card must fit: its long side at most 95% of the picture's short side when upright
-    width = min(width, 0.95 * short / CARD_ASPECT * 1.3)
+    width = min(width, 0.95 * short / aspect * 1.3)
     spin = g.uniform(0, 360)
     tilt = g.uniform(0, 40) if g.random() < 0.8 else 0.0
     focal = max(out_w, out_h) * g.uniform(0.9, 1.6)
-    margin = np.float32([out_w, out_h]) / 2 - width * CARD_ASPECT * 0.5
+    margin = np.float32([out_w, out_h]) / 2 - width * aspect * 0.5
     centre = np.float32([out_w / 2, out_h / 2]) + g.uniform(-0.5, 0.5, 2).astype(np.float32) * margin.clip(0)
-    quad = _card_quad(g, centre, width, spin, tilt, focal)
+    quad = _card_quad(g, centre, width, spin, tilt, focal, aspect)
     _paste(img, rgba, quad, g.uniform(0, 0.35), g)
     if g.random() < held:
         _hold(g, img, np.zeros((out_h, out_w), np.uint8), quad, SKIN[int(g.integers(len(SKIN)))])
@@ -40,7 +42,7 @@ def card_photo(rgba: np.ndarray, g: np.random.Generator, out_w: int = 640, out_h
 
 
 def print_photos(deck: str, cards: list[str], per_card: int, seed: int = 0, style=None, size=(640, 480),
-                 held: float = 0.3, strength: float = 1.0, hand=None):
+                 held: float = 0.3, strength: float = 1.0, hand=None, aspect: float = CARD_ASPECT):
     """Yields (card id, k, BGR photo, quad): `per_card` photos of each card of one print of the
     deck (`style`, else a random print drawn from `seed`); each photo its own wear and light.
     `hand` (vision/art/handdrawn.py HandStyle): the deck drawn by that hand instead, each card
@@ -60,7 +62,7 @@ def print_photos(deck: str, cards: list[str], per_card: int, seed: int = 0, styl
                 face = drawing            # one drawing of the card, photographed per_card times
             else:
                 face = render_card(cid, deck, style=replace(style, seed=rng.getrandbits(32)), size=(224, 348))
-            img, quad = card_photo(face, g, size[0], size[1], held, strength)
+            img, quad = card_photo(face, g, size[0], size[1], held, strength, aspect)
             yield cid, k, img, quad
 
 

@@ -11,20 +11,24 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..rectify.warp import portrait_corners
 from .embed import FACE_H, FACE_W, face
 
 OCCLUDE = 0.5       # the share of copies with a thumb or a glare spot over part of the card
 
 
-def altered_faces(bgr: np.ndarray, quad: np.ndarray, n: int, seed: int = 0) -> list[np.ndarray]:
-    """`n` altered rectified faces of the card at `quad` in the photo `bgr`."""
+def altered_faces(bgr: np.ndarray, quad: np.ndarray, n: int, seed: int = 0,
+                  quarter: bool = False) -> list[np.ndarray]:
+    """`n` altered rectified faces of the card at `quad` in the photo `bgr` (`quarter`: embed.face's)."""
     g = np.random.default_rng(seed)
     q = np.asarray(quad, np.float32).reshape(4, 2)
+    # upright as the outline itself is: a jittered square card's outline may otherwise turn a quarter
+    roll = 0 if np.array_equal(portrait_corners(q), q) else 1
     side = float(np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[1] - q[2])) / 2
     out = []
     for _ in range(n):
         jitter = (g.normal(0, 0.02, (4, 2)) + g.normal(0, 0.01, 2)) * side
-        f = face(bgr, q + jitter.astype(np.float32)).astype(np.float32)
+        f = face(bgr, np.roll(q + jitter.astype(np.float32), -roll, axis=0), quarter, ordered=True).astype(np.float32)
         if g.random() < OCCLUDE:
             _occlude(f, g)
         out.append(_light_and_blur(f, g))

@@ -16,10 +16,14 @@ SHRINK = 0.1          # the within-card variance's floor, as a share of its mean
 
 
 def photo_prototypes(bgr: np.ndarray, quad: np.ndarray, seed: int = 0, augments: int = AUGMENTS,
-                     white_margin: bool = True) -> np.ndarray:
+                     white_margin: bool = True, quarter: bool = False) -> np.ndarray:
     """(2 * (1 + augments)) x D: the face, its altered copies, and the half turn of each; row 0 is
-    the face as photographed. `white_margin`: False for a deck edged in black or a colour."""
+    the face as photographed. `white_margin`: False for a deck edged in black or a colour.
+    `quarter`: a deck of square cards, whose outline has no long side to set upright by: the
+    quarter turns too, after those (twice the rows)."""
     faces = [face(bgr, quad)] + altered_faces(bgr, quad, augments, seed)
+    if quarter:
+        faces += [face(bgr, quad, quarter=True)] + altered_faces(bgr, quad, augments, seed + 7919, quarter=True)
     return embed_many(faces + [f[::-1, ::-1] for f in faces], white_margin)
 
 
@@ -42,7 +46,7 @@ def fisher_weights(x: np.ndarray, labels: np.ndarray, shrink: float = SHRINK) ->
 
 def spread(protos: np.ndarray) -> float:
     """A photo's own scale: the median distance from its face to its altered copies (upright ones)."""
-    n = len(protos) // 2
+    n = min(len(protos) // 2, 1 + AUGMENTS)     # (a square deck's quarter turns follow its upright copies)
     if n < 2:
         return 0.0
     return float(np.median(np.linalg.norm(protos[1:n] - protos[0], axis=1)))

@@ -178,6 +178,19 @@ class TaughtDeck:
         return trusts_builtin(b.get("photos", 0), b.get("right", b.get("photos", 0)), b.get("wrong_but_sure", 0))
 
     @property
+    def aspect(self) -> float:
+        """The cards' long side over their short side: learned from the photos (shape.py) where the
+        deck is not cut as a standard card, else a standard card's (1.55). ValueError where the file
+        says something else than a number a card could be."""
+        from ..locate.quad import CARD_ASPECT
+        a = self.meta.get("aspect")
+        if a is None:
+            return CARD_ASPECT
+        if isinstance(a, bool) or not isinstance(a, (int, float)) or not 0.9 <= a <= 3.0:
+            raise ValueError(f"not a card's shape: {a!r}")
+        return float(a)
+
+    @property
     def white_faces(self) -> bool:
         """Whether the deck's faces are white inside as well as round (drawn on white card stock)."""
         return self.meta.get("faces") == "white"

@@ -54,9 +54,11 @@ FACE_WEIGHT = 0.0              # the face network's part (unit length) against t
 VERSION = 6                    # bump when the embedding changes: a taught file of another version is refused
 
 
-def face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The card inside `quad` warped to FACE_W x FACE_H (upright or upside down)."""
-    return warp_card(bgr, quad, (FACE_W, FACE_H))
+def face(bgr: np.ndarray, quad: np.ndarray, quarter: bool = False, ordered: bool = False) -> np.ndarray:
+    """The card inside `quad` warped to FACE_W x FACE_H (upright or upside down); `quarter`: turned
+    a quarter from that (a square card: which of its sides is "long" is the outline's chance);
+    `ordered`: `quad`'s first side on top as it is (rectify.warp_card)."""
+    return warp_card(bgr, quad, (FACE_W, FACE_H), turn=1 if quarter else 0, ordered=ordered)
 
 
 DARK_MARGIN = 0.5     # a margin darker than this share of the face's brightest is not white

@@ -94,6 +94,10 @@ def load(path: str | os.PathLike, deck: str | None = None) -> TaughtDeck:
         td.border
     except (KeyError, TypeError, ValueError) as e:
         raise TaughtFileError(f"{path} is damaged (its border is {td.meta.get('border')!r})") from e
+    try:
+        td.aspect
+    except ValueError as e:
+        raise TaughtFileError(f"{path} is damaged (its cards' shape is {td.meta.get('aspect')!r})") from e
     n = len(td.protos)
     if len(td.colours) != len(td.cards) or len(td.symbols) != len(td.cards) or len(td.labels) != n or len(td.photos) != n or td.protos.ndim != 2 or td.weights.shape != (td.protos.shape[1],) \
             or (n and (td.labels.min() < 0 or td.labels.max() >= len(td.cards))):

@@ -25,6 +25,7 @@ from .deck import BACK, trusts_builtin
 from .faces import learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
+from .shape import learned_aspect, outline_aspect, quarter_turns
 
 __all__ = ["Report", "TeachError", "teach_folder"]
 
@@ -46,6 +47,8 @@ class Report:
     builtin_total: int = 0                      # the built-in recognizer on the photos used: photos read ...
     builtin_right: int = 0                      # ... read right ...
     builtin_sure_wrong: int = 0                 # ... and wrong but sure (deck.TaughtDeck.builtin_trusted)
+    aspect: float | None = None                 # the cards' long side over their short side, where learned
+                                                # (shape.py; None: a standard card's, 1.55)
     backs: int = 0                              # photos of the deck's back taught (FOLDER/back/)
     back_loo_right: int = 0                     # leave-one-photo-out of the back's photos: told as the back ...
     back_loo_total: int = 0                     # ... of (with two or more)
@@ -65,7 +68,7 @@ class Report:
                 "refused": [{"photo": p, "why": w} for p, w in self.refused], "photos_used": self.photos_used,
                 "leave_one_out": {"right": self.loo_right, "total": self.loo_total,
                                   "wrong_but_sure": self.loo_sure_wrong, "accuracy": self.loo_accuracy},
-                "border": self.border, "faces": self.faces, "seconds": round(self.seconds, 1),
+                "border": self.border, "faces": self.faces, "aspect": self.aspect, "seconds": round(self.seconds, 1),
                 "builtin": {"photos": self.builtin_total, "right": self.builtin_right,
                             "wrong_but_sure": self.builtin_sure_wrong},
                 "back": {"photos": self.backs, "leave_one_out": {"right": self.back_loo_right,
@@ -90,7 +93,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         elif white:
             rec.set_white_faces(True)
     first = Report(rec.deck.id, len(ids), refused=list(set_aside))
-    taught, backs = _taught_photos(rec, photos, first, progress, t0)
+    taught, backs, shapes = _taught_photos(rec, photos, first, progress, t0)
     lost = [path for path, why in first.refused if why.startswith(NO_CARD)]
     if built_in and rec.border is None and not rec.white_faces and len(lost) >= max(2, LOOK_AGAIN * len(photos)):
         # the photos looked at missed the deck's look: a deck drawn in ink on white card stock, its
@@ -108,9 +111,30 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             second = Report(rec.deck.id, len(ids), refused=list(set_aside))
             again = _taught_photos(rec, photos, second, progress, t0)
             if len(again[0]) > len(taught):
-                first, (taught, backs) = second, again
+                first, (taught, backs, shapes) = second, again
             else:
                 rec.set_look(as_built)
+    aspect = learned_aspect([s for _, s in shapes])
+    if aspect is not None:
+        # cards of another shape than a standard card's: the locators favoured a standard card's
+        # outline, so the photos are looked at again for cards of the shape found, and it is measured
+        # again from those outlines (a square deck: 1.15 at first, 1.0x looked for so). Kept where it
+        # teaches as many photos and its outlines still say the cards are not standard ones
+        as_built = rec.look
+        rec.set_look(replace(as_built, aspect=aspect))
+        second = Report(rec.deck.id, len(ids), refused=list(set_aside))
+        again = _taught_photos(rec, photos, second, progress, t0)
+        aspect = learned_aspect([s for _, s in again[2]])
+        if aspect is not None:
+            rec.set_look(replace(as_built, aspect=aspect))
+            # a photo this look refuses that the first taught stays as the first taught it (a DINO 2
+            # print cut at 1.25: one photo of 30 refused as "2 cards", a piece of its drawing taken
+            # for a card of that shape)
+            first = _kept(second, photos, again, (taught, backs, shapes))
+            taught, backs, shapes = again
+            first.aspect = aspect
+        else:
+            rec.set_look(as_built)
     report = first
     if rec.border is not None:
         report.border = rec.border.words()
@@ -123,6 +147,8 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         meta["border"] = rec.border.as_json()
     if rec.white_faces:
         meta["faces"] = "white"
+    if report.aspect is not None:
+        meta["aspect"] = report.aspect
     meta["builtin"] = {"photos": report.builtin_total, "right": report.builtin_right,
                        "wrong_but_sure": report.builtin_sure_wrong}
     if backs:
@@ -139,11 +165,13 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     return td, report
 
 
-def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tuple[list, list]:
-    """(the taught photos' (card id, prototypes, keypoints), the back's photos' prototypes): each photo's
-    one card found as `rec` looks now, its refusals and the built-in's reading counted in `report`."""
+def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tuple[list, list, list]:
+    """(the taught photos' (card id, prototypes, keypoints), the back's photos' prototypes, the taught
+    photos' (index in `photos`, outline's proportions)): each photo's one card found as `rec` looks now, its refusals and
+    the built-in's reading counted in `report`."""
     taught: list[tuple] = []
     backs: list = []
+    shapes: list[tuple[int, float]] = []
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
     for k, (cid, path) in enumerate(photos):
@@ -152,9 +180,11 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
             # a back shows no card's colour: any one outline is it
             img, quad, why = card_of(rec, img, None if cid == BACK else cid, back=cid == BACK)
             if quad is not None and cid == BACK:
-                backs.append(photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None))
+                backs.append(photo_prototypes(img, quad.pts, seed=k, white_margin=rec.border is None,
+                                              quarter=quarter_turns(rec.look.aspect)))
             elif quad is not None:
                 taught.append((cid, *_learned(rec, img, quad, k)))
+                shapes.append((k, outline_aspect(quad.pts)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)
@@ -163,7 +193,21 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
         cards_done += last_of_card[cid] == k and cid != BACK
         if progress:
             progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
-    return taught, backs
+    return taught, backs, shapes
+
+
+def _kept(report: Report, photos: list, now: tuple, then: tuple) -> Report:
+    """`report` of a second look at the photos (`now`: _taught_photos'), with the card photos it
+    refused that the first look (`then`) taught added to `now` as that look taught them, and their
+    refusals taken back. `now`'s lists are extended."""
+    got = {k for k, _ in now[2]}
+    for entry, (k, s) in zip(then[0], then[2]):
+        if k not in got:
+            now[0].append(entry)
+            now[2].append((k, s))
+            path = str(photos[k][1])
+            report.refused = [(p, why) for p, why in report.refused if p != path]
+    return report
 
 
 def _probe(photos: list) -> list:
@@ -202,7 +246,8 @@ def taught_photo(rec, img: np.ndarray, seed: int = 0) -> tuple[tuple | None, str
 
 def _learned(rec, img: np.ndarray, quad: Quad, seed: int) -> tuple:
     """(prototypes, keypoints) of the card at `quad`: what a taught photo leaves in the deck."""
-    return (photo_prototypes(img, quad.pts, seed=seed, white_margin=rec.border is None),
+    return (photo_prototypes(img, quad.pts, seed=seed, white_margin=rec.border is None,
+                             quarter=quarter_turns(rec.look.aspect)),
             local.features(img, quad.pts))
 
 

@@ -210,7 +210,7 @@ class TablePipeline:
             return self._first_look(frame)
         mask = changed_mask(self._reference, frame)
         if self._rest_quads is None:
-            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask)))
+            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask, card_aspect=self.recognizer.look.aspect)))
             if unexplained(mask, readings, self.discard_roi, CONFIRM_THRESHOLD):
                 self._rest_quads = self._on_pile(cards_in_change(self.recognizer, frame, mask))
                 found = self.recognizer.read_quads(frame, self._rest_quads)
@@ -225,7 +225,7 @@ class TablePipeline:
         elif self._rest_quads:
             readings = self.recognizer.read_quads(frame, self._rest_quads)
         else:
-            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask)))
+            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask, card_aspect=self.recognizer.look.aspect)))
         if len(readings) > 1:
             order, known = top_first(frame, [r.quad.pts for r in readings])
             readings = [readings[i] for i in order]
@@ -354,10 +354,12 @@ def changed_mask(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 
 
-def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500, mask: np.ndarray | None = None) -> list:
+def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500, mask: np.ndarray | None = None,
+                  card_aspect: float | None = None) -> list:
     """Card outlines among the pixels that changed between two resting views of the table: a card
-    put on a messy pile is exactly the part of the picture that is new."""
-    from ..locate import Quad
+    put on a messy pile is exactly the part of the picture that is new. `card_aspect`: the cards'
+    long side over their short side (a taught deck's own), else a standard card's."""
+    from ..locate import CARD_ASPECT, Quad
     from ..locate.contour import _quad_from_contour
     if mask is None:
         mask = changed_mask(before, after)
@@ -366,7 +368,7 @@ def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500, m
     for c in contours:
         if cv2.contourArea(c) < min_area:
             continue
-        got = _quad_from_contour(c)
+        got = _quad_from_contour(c, card_aspect or CARD_ASPECT)
         if got is not None and got[1] >= 0.3:
             out.append(Quad(got[0], max(got[1], 0.7)))
     return out

@@ -74,6 +74,9 @@ def format_report(r, out: str) -> str:
         lines.append(f"border: {r.border} (learned from the photos: cards of this deck are found by it)")
     if r.faces == "white":
         lines.append("faces: white inside as well as round (learned from the photos: a deck drawn on white card stock)")
+    if r.aspect is not None:
+        lines.append(f"shape: {r.aspect:.2f} to 1, long side to short (learned from the photos: cards of this "
+                     f"deck are looked for in it; a standard card is 1.55 to 1)")
     if r.missing:
         lines.append(f"not taught ({len(r.missing)}, read by the built-in recognizer): {', '.join(r.missing)}")
     if r.builtin_total:

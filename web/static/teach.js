@@ -113,6 +113,7 @@ async function finish() {
     loo.total ? `leave-one-photo-out: ${loo.right}/${loo.total} read right` : "leave-one-photo-out: no card has two photos",
     body.back.photos ? `back: taught from ${body.back.photos} photo${body.back.photos > 1 ? "s" : ""}: a card face down is not read as a card`
                      : "back: not taught",
+    ...(body.aspect ? [`shape: ${body.aspect.toFixed(2)} to 1, long side to short (learned: cards of this deck are looked for in it)`] : []),
     body.cameras ? "the table's camera reads with it now" : "no camera is running: a camera started for this deck reads with it",
   ].join("\n");
   say("✓ deck taught");
