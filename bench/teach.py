@@ -2,7 +2,7 @@
 
     python bench/teach.py                 # everything (about 10 minutes on 2 cores)
     python bench/teach.py --cards 20      # the first 20 cards of each deck only (quick)
-    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border, hand, back
+    python bench/teach.py --only dino2    # one row group: uno, dino2, snake-cup, real, speed, border, hand, back, shape
     python bench/teach.py --only hand --face-net build/facenet/face-embed.onnx   # with a face network
 
 Rows:
@@ -19,6 +19,9 @@ Rows:
   or the ink's), taught through `tableref teach`'s own path from 1 and 3 photos, read on 2 others.
 - the deck's back (FOLDER/back/, three photos of it): decks printed and drawn by hand, taught from one
   photo a card and read on other photos of the back and of the cards, with and without the back.
+- decks cut in other shapes than a standard card (square, 1.25, poker size 1.4, 1.7): a DINO 2 print
+  pasted at each shape, taught from one photo a card through `tableref teach`'s own path (which
+  learns the shape, vision/teach/shape.py), read on 2 others.
 - teach time for 54 photos through `tableref teach`'s own code path (a folder of JPEGs), and read
   time per photo with and without the taught deck.
 
@@ -139,7 +142,7 @@ def drawn(deck: str, coloured_in: bool, cards: int | None, seed: int, test: int 
             secs = time.perf_counter() - t0
         rows.append(dict(score(Recognizer(deck, taught=td), tests), teach_s=secs, photos=n * len(ids),
                          what=f"{deck}, {kind}, {len(ids)} cards, taught from {n} (faces learned: "
-                              f"{report.faces}; {len(report.refused)} photos refused)"))
+                              f"{report.faces}{_shape(report)}; {len(report.refused)} photos refused)"))
     rows.append(dict(score(Recognizer(deck), tests), what=f"{deck} drawn by hand, same test photos, built-in recognizer",
                      teach_s=None, photos=0))
     return rows
@@ -164,10 +167,48 @@ def bordered(deck: str, colour: str, cards: int | None, seed: int, test: int = 2
         td, report = teach_folder(Recognizer(deck, text=False), Path(tmp) / "photos")
         secs = time.perf_counter() - t0
     tests = [(c, img) for c, k, img, _ in print_photos(deck, ids, test, seed=seed + 1, style=style)]
-    what = f"{deck}, a print edged in {colour}, {len(ids)} cards, taught from 1 (border learned: {report.border})"
+    what = f"{deck}, a print edged in {colour}, {len(ids)} cards, taught from 1 (border learned: {report.border}{_shape(report)})"
     return [dict(score(Recognizer(deck, taught=td), tests), what=what, teach_s=secs, photos=len(ids)),
             dict(score(Recognizer(deck), tests), what=f"{deck} edged in {colour}, same test photos, built-in recognizer",
                  teach_s=None, photos=0)]
+
+
+def _shape(report) -> str:
+    """The shape a teach learned, for a row's words ("" for a standard card's)."""
+    return f"; shape learned: {report.aspect:.3f}" if report.aspect is not None else ""
+
+
+SHAPES = (1.0, 1.25, 1.4, 1.7)   # long side over short side of the decks cut in other shapes
+SHAPE_CARDS = 60
+
+
+def shaped(deck: str, aspect: float, cards: int, seed: int, test: int = 2) -> list[dict]:
+    """A print of the deck cut at `aspect` to 1 (its faces pasted into that shape), taught through
+    `tableref teach`'s own path from one photo a card, read on `test` other photos of each card:
+    with the shape learned from the photos (vision/teach/shape.py), and without (as a standard card)."""
+    from vision.teach import shape
+    ids = list(load_deck(deck).cards)[:cards]
+    shots = list(print_photos(deck, ids, 1 + test, seed=seed, aspect=aspect))
+    tests = [(c, img) for c, k, img, _ in shots if k > 0]
+    rows = []
+    for learn in (False, True):
+        shape.LEARN = learn
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                for c, k, img, _ in shots:
+                    if k == 0:
+                        (Path(tmp) / c).mkdir()
+                        cv2.imwrite(str(Path(tmp) / c / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                t0 = time.perf_counter()
+                td, report = teach_folder(Recognizer(deck, text=False), tmp)
+                secs = time.perf_counter() - t0
+        finally:
+            shape.LEARN = True
+        learned = _shape(report)[2:] if learn else "shape not learned"
+        rows.append(dict(score(Recognizer(deck, taught=td), tests), teach_s=secs, photos=len(ids),
+                         what=f"{deck}, a print cut at {aspect:.2f} to 1, {len(ids)} cards, taught from 1 "
+                              f"({learned or 'standard shape'}; {len(report.refused)} photos refused)"))
+    return rows
 
 
 def altered(img: np.ndarray, g: np.random.Generator) -> np.ndarray:
@@ -336,7 +377,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=None, help="the first N cards of each deck only")
     ap.add_argument("--only", action="append",
-                    choices=("uno", "dino2", "snake-cup", "real", "speed", "border", "hand", "back"))
+                    choices=("uno", "dino2", "snake-cup", "real", "speed", "border", "hand", "back", "shape"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", action="store_true", help="name every reading not right on stderr (wrong and sure ones always are)")
     ap.add_argument("--face-net", metavar="FILE",
@@ -349,7 +390,7 @@ def main() -> int:
         from pathlib import Path as _Path
         from vision.teach import embed, face_net
         face_net.PATH, embed.FACE_WEIGHT = _Path(args.face_net), args.face_weight
-    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border", "hand", "back"))
+    only = set(args.only or ("uno", "dino2", "snake-cup", "real", "speed", "border", "hand", "back", "shape"))
     print(f"| what | read | top-1 | wrong-but-sure | unsure | no card | teach s (photos) | read ms/photo | read CPU ms/photo |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     # each group's rows as soon as they are measured
@@ -370,6 +411,9 @@ def main() -> int:
     if "hand" in only:
         for deck, coloured_in in HANDS:
             show(drawn(deck, coloured_in, args.cards, args.seed + 300))
+    if "shape" in only:
+        for aspect in SHAPES:
+            show(shaped("dino2", aspect, args.cards or SHAPE_CARDS, args.seed + 500))
     if "back" in only:
         print("\n| deck | back taught | back photos | read as a back | read as a card (sure) | face photos | "
               "read right | wrong but sure | taken for a back |")

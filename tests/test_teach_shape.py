@@ -15,7 +15,7 @@ import pytest
 from vision.locate.quad import CARD_ASPECT, to_card_shape
 from vision.locate.verify import ASPECT_RANGE, PRINTED, CardLook, aspect_range, verify_quad
 from vision.synth.photo import print_photos, write_teach_folder
-from vision.teach.shape import MIN_PHOTOS, learned_aspect, outline_aspect, quarter_turns
+from vision.teach.shape import MIN_PHOTOS, learned_aspect, quarter_turns
 
 DECK = "dino2"
 CARDS = ["red-dingbat", "red-candy", "red-skip", "orange-shoe", "orange-chill", "orange-girl",
@@ -34,7 +34,6 @@ def test_the_shape_is_the_median_of_enough_outlines_and_a_standard_one_is_not_le
     poker = [1.4 * x for x in np.exp(rng.normal(0, 0.03, 12))]
     assert learned_aspect(poker) == pytest.approx(1.4, abs=0.03)
     assert quarter_turns(1.05) and not quarter_turns(1.4) and not quarter_turns(CARD_ASPECT)
-    assert outline_aspect(np.float32([[0, 0], [100, 0], [100, 50], [0, 50]])) == pytest.approx(2.0)
 
 
 def _card_on_table(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:

@@ -4,6 +4,7 @@ source's seconds; the pipeline feeds it with its own motion test."""
 import numpy as np
 import pytest
 
+from vision.locate.verify import PRINTED
 from vision.track.still import StillWatch
 
 
@@ -24,6 +25,7 @@ def test_rests_are_numbered_and_stillness_counts_seconds():
 
 class NoCards:
     """A recognizer that finds nothing: the pipeline's motion test alone is under test."""
+    look = PRINTED          # the cards it would look for
     def read_all(self, frame, close_ups=False):
         return [], []
 

@@ -273,9 +273,11 @@ def test_a_teach_photo_s_dark_clutter_is_no_second_card_of_a_bordered_deck(monke
     card = Quad(np.float32([[100, 100], [200, 100], [200, 255], [100, 255]]), 1.0)
     like = Quad(np.float32([[300, 100], [400, 100], [400, 255], [300, 255]]), 1.0)
     tiny = Quad(np.float32([[10, 10], [40, 10], [40, 50], [10, 50]]), 1.0)
-    monkeypatch.setattr(teach, "photo_prototypes", lambda img, pts, seed=0, white_margin=True: np.zeros((1, 4), np.float32))
+    from vision.locate.verify import PRINTED
+    monkeypatch.setattr(teach, "photo_prototypes", lambda img, pts, seed=0, white_margin=True, quarter=False:
+                        np.zeros((1, 4), np.float32))
     monkeypatch.setattr(teach, "close_up", lambda rec, img: None)     # no photo here is a close-up
-    rec = type("Rec", (), {})()
+    rec = type("Rec", (), {"look": PRINTED})()
     img = np.zeros((300, 500, 3), np.uint8)
     for border, found, taught in ((BLACK, [(0.95, card), (0.45, like)], True),
                                   (BLACK, [(0.95, card), (0.9, tiny)], True),

@@ -119,14 +119,14 @@ def test_an_outline_running_off_the_picture_must_come_from_edges_found(monkeypat
     cv2.rectangle(img, (420, 60), (600, 330), (40, 40, 200), -1)        # something red on it
     box = np.float32([[400, -80], [620, -80], [620, 350], [400, 350]])  # 19% above the picture
     assert verify_quad(img, box).ok                                  # the sides in view pass
-    monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False: iter([(box, False, False)]))
+    monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False, card_aspect=None: iter([(box, False, False)]))
     (ok, _, _), *_ = D._best_outline(img, box, 0.7)
     assert not ok
-    monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False: iter([(box, True, True)]))
+    monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False, card_aspect=None: iter([(box, True, True)]))
     (ok, _, _), *_ = D._best_outline(img, box, 0.7)
     assert ok
     inside = box + np.float32([0, 90])                                 # the same box in view
-    monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False: iter([(inside, False, False)]))
+    monkeypatch.setattr(D, "_outlines", lambda bgr, b, border=None, sweep=False, card_aspect=None: iter([(inside, False, False)]))
     (ok, _, _), *_ = D._best_outline(img, inside, 0.7)
     assert ok == verify_quad(img, inside).ok
 

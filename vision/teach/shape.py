@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..locate.quad import CARD_ASPECT, opposite_means
+from ..locate.quad import CARD_ASPECT
 
+LEARN = True         # False: every deck taught as of a standard card's shape (bench/teach.py's "before")
 MIN_PHOTOS = 8       # outlines needed to learn a shape: a median of fewer moves with each photo's slant
 SAME = 0.08          # a median within this share of a standard card's shape (1.43-1.68) is a standard card:
                      # such decks read as well as standard ones (a DINO 2 print pasted at 1.7 and taught
@@ -25,16 +26,11 @@ QUARTER = 1.3        # cards squarer than this are taught a quarter turned as we
                      # warp then sets the face across
 
 
-def outline_aspect(quad: np.ndarray) -> float:
-    """Long side over short side of an outline, its opposite sides averaged."""
-    a, b = opposite_means(np.asarray(quad, np.float32).reshape(4, 2))
-    return max(a, b) / max(min(a, b), 1e-6)
-
-
 def learned_aspect(aspects: list[float]) -> float | None:
-    """The deck's shape from its teach photos' outlines (`aspects`, outline_aspect's), or None when
-    there are too few of them or they are of a standard card's shape."""
-    if len(aspects) < MIN_PHOTOS:
+    """The deck's shape from its teach photos' outlines (`aspects`: each locate.quad.aspect's, long
+    side over short side, opposite sides averaged), or None when there are too few of them or they
+    are of a standard card's shape."""
+    if not LEARN or len(aspects) < MIN_PHOTOS:
         return None
     median = float(np.median(aspects))
     return None if abs(np.log(median / CARD_ASPECT)) <= np.log1p(SAME) else round(median, 3)

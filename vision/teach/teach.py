@@ -15,6 +15,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from ..locate import Quad, inside
+from ..locate.quad import aspect
 from ..locate.detector import INSIDE, share_inside
 from ..read.colour import colour_votes
 from ..rectify import warp_card
@@ -25,7 +26,7 @@ from .deck import BACK, trusts_builtin
 from .faces import learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
-from .shape import learned_aspect, outline_aspect, quarter_turns
+from .shape import learned_aspect, quarter_turns
 
 __all__ = ["Report", "TeachError", "teach_folder"]
 
@@ -114,25 +115,25 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
                 first, (taught, backs, shapes) = second, again
             else:
                 rec.set_look(as_built)
-    aspect = learned_aspect([s for _, s in shapes])
-    if aspect is not None:
+    learned = learned_aspect([s for _, s in shapes])
+    if learned is not None:
         # cards of another shape than a standard card's: the locators favoured a standard card's
         # outline, so the photos are looked at again for cards of the shape found, and it is measured
-        # again from those outlines (a square deck: 1.15 at first, 1.0x looked for so). Kept where it
-        # teaches as many photos and its outlines still say the cards are not standard ones
+        # again from those outlines (a square deck: 1.15 at first, 1.06-1.12 looked for so). Kept where
+        # those outlines still say the cards are not standard ones
         as_built = rec.look
-        rec.set_look(replace(as_built, aspect=aspect))
+        rec.set_look(replace(as_built, aspect=learned))
         second = Report(rec.deck.id, len(ids), refused=list(set_aside))
         again = _taught_photos(rec, photos, second, progress, t0)
-        aspect = learned_aspect([s for _, s in again[2]])
-        if aspect is not None:
-            rec.set_look(replace(as_built, aspect=aspect))
+        learned = learned_aspect([s for _, s in again[2]])
+        if learned is not None:
+            rec.set_look(replace(as_built, aspect=learned))
             # a photo this look refuses that the first taught stays as the first taught it (a DINO 2
             # print cut at 1.25: one photo of 30 refused as "2 cards", a piece of its drawing taken
-            # for a card of that shape)
+            # for a card of that shape), without quarter turns (its prototypes are not made again)
             first = _kept(second, photos, again, (taught, backs, shapes))
             taught, backs, shapes = again
-            first.aspect = aspect
+            first.aspect = learned
         else:
             rec.set_look(as_built)
     report = first
@@ -184,7 +185,7 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
                                               quarter=quarter_turns(rec.look.aspect)))
             elif quad is not None:
                 taught.append((cid, *_learned(rec, img, quad, k)))
-                shapes.append((k, outline_aspect(quad.pts)))
+                shapes.append((k, aspect(quad.pts)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)

@@ -192,6 +192,10 @@ class TablePipeline:
             m = motion[y:y + h, x:x + w]
         return m.size > 0 and float(m.mean()) > MOTION_FRAC
 
+    def _changed_cards(self, mask: np.ndarray) -> list:
+        """changed_cards of the pixels that changed, for cards of the recognizer's deck's shape."""
+        return changed_cards(None, None, mask=mask, card_aspect=self.recognizer.look.aspect)
+
     def _on_pile(self, quads: list) -> list:
         if self.draw_roi is not None:
             quads = [q for q in quads if not _inside(q.pts.mean(axis=0), self.draw_roi)]
@@ -210,7 +214,7 @@ class TablePipeline:
             return self._first_look(frame)
         mask = changed_mask(self._reference, frame)
         if self._rest_quads is None:
-            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask, card_aspect=self.recognizer.look.aspect)))
+            readings = self.recognizer.read_quads(frame, self._on_pile(self._changed_cards(mask)))
             if unexplained(mask, readings, self.discard_roi, CONFIRM_THRESHOLD):
                 self._rest_quads = self._on_pile(cards_in_change(self.recognizer, frame, mask))
                 found = self.recognizer.read_quads(frame, self._rest_quads)
@@ -225,7 +229,7 @@ class TablePipeline:
         elif self._rest_quads:
             readings = self.recognizer.read_quads(frame, self._rest_quads)
         else:
-            readings = self.recognizer.read_quads(frame, self._on_pile(changed_cards(None, None, mask=mask, card_aspect=self.recognizer.look.aspect)))
+            readings = self.recognizer.read_quads(frame, self._on_pile(self._changed_cards(mask)))
         if len(readings) > 1:
             order, known = top_first(frame, [r.quad.pts for r in readings])
             readings = [readings[i] for i in order]
