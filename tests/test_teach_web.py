@@ -88,6 +88,7 @@ def test_the_host_teaches_cards_from_the_camera_retakes_and_finishes(table):
     r = c.post("/api/tables/main/teach-finish", headers=AUTH)
     assert r.status_code == 200, r.get_json()
     assert sorted(r.get_json()["taught"]) == ["blue-chill", "red-dingbat"]
+    assert r.get_json()["aspect"] is None       # a standard card's shape (two photos could not tell another)
     from vision.teach.file import load
     assert sorted(load(data / "taught" / "dino2.npz", "dino2").cards) == ["blue-chill", "red-dingbat"]
     assert c.get("/api/tables/main/teach").get_json()["taught"] is True
