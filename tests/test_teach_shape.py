@@ -154,3 +154,13 @@ def test_a_damaged_shape_is_refused_and_an_older_file_reads_as_standard(taught_s
     arrays["meta"] = np.array(json.dumps({k: v for k, v in meta.items() if k != "aspect"}))
     np.savez_compressed(tmp_path / "old.npz", **arrays)
     assert load(tmp_path / "old.npz").aspect == CARD_ASPECT
+
+
+def test_an_outline_the_picture_cuts_tells_no_shape():
+    from vision.locate import Quad
+    from vision.teach.teach import _measured, _proportions
+    whole = Quad(np.float32([[50, 20], [150, 20], [150, 120], [50, 120]]), 1.0)     # square, in view
+    cut = Quad(np.float32([[50, 0], [150, 0], [150, 80], [50, 80]]), 1.0)          # its end off the top
+    assert _proportions(whole, (200, 300)) == pytest.approx(1.0)
+    assert _proportions(cut, (200, 300)) is None
+    assert _measured([(0, 1.0), (1, None), (2, 1.1)]) == [1.0, 1.1]

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..imageio import BadImage, load_image
 from ..locate import Quad, inside
-from ..locate.quad import aspect
+from ..locate.quad import aspect, side_cut
 from ..locate.detector import INSIDE, share_inside
 from ..read.colour import colour_votes
 from ..rectify import warp_card
@@ -115,7 +115,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
                 first, (taught, backs, shapes) = second, again
             else:
                 rec.set_look(as_built)
-    learned = learned_aspect([s for _, s in shapes])
+    learned = learned_aspect(_measured(shapes))
     if learned is not None:
         # cards of another shape than a standard card's: the locators favoured a standard card's
         # outline, so the photos are looked at again for cards of the shape found, and it is measured
@@ -125,7 +125,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         rec.set_look(replace(as_built, aspect=learned))
         second = Report(rec.deck.id, len(ids), refused=list(set_aside))
         again = _taught_photos(rec, photos, second, progress, t0)
-        learned = learned_aspect([s for _, s in again[2]])
+        learned = learned_aspect(_measured(again[2]))
         if learned is not None:
             rec.set_look(replace(as_built, aspect=learned))
             # a photo this look refuses that the first taught stays as the first taught it (a DINO 2
@@ -168,11 +168,11 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
 
 def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tuple[list, list, list]:
     """(the taught photos' (card id, prototypes, keypoints), the back's photos' prototypes, the taught
-    photos' (index in `photos`, outline's proportions)): each photo's one card found as `rec` looks now, its refusals and
-    the built-in's reading counted in `report`."""
+    photos' (index in `photos`, outline's proportions or None: _proportions)): each photo's one card
+    found as `rec` looks now, its refusals and the built-in's reading counted in `report`."""
     taught: list[tuple] = []
     backs: list = []
-    shapes: list[tuple[int, float]] = []
+    shapes: list[tuple[int, float | None]] = []
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = 0
     for k, (cid, path) in enumerate(photos):
@@ -185,7 +185,7 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
                                               quarter=quarter_turns(rec.look.aspect)))
             elif quad is not None:
                 taught.append((cid, *_learned(rec, img, quad, k)))
-                shapes.append((k, aspect(quad.pts)))
+                shapes.append((k, _proportions(quad, img.shape)))
                 _builtin_reads(rec, img, quad, cid, report)
         except BadImage as e:
             why = str(e)
@@ -195,6 +195,19 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
         if progress:
             progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
     return taught, backs, shapes
+
+
+def _proportions(quad: Quad, shape: tuple) -> float | None:
+    """The long side over the short side of a teach photo's outline, or None where the picture cuts
+    it: such an outline shows part of the card, or a card grown whole to the shape looked for, and
+    neither tells the card's shape."""
+    q = quad.pts
+    return None if any(side_cut(q[i], q[(i + 1) % 4], shape) for i in range(4)) else aspect(q)
+
+
+def _measured(shapes: list) -> list[float]:
+    """The proportions of _taught_photos' outlines that tell the card's shape."""
+    return [s for _, s in shapes if s is not None]
 
 
 def _kept(report: Report, photos: list, now: tuple, then: tuple) -> Report:
