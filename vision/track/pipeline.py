@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from ..camera import FrameSource
+from ..locate.quad import CARD_ASPECT
 from ..recognizer import CONFIRM_THRESHOLD, Recognizer
 from .hands import HandWatch
 from .fan import cards_in_change, unexplained
@@ -359,11 +360,11 @@ def changed_mask(before: np.ndarray, after: np.ndarray) -> np.ndarray:
 
 
 def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500, mask: np.ndarray | None = None,
-                  card_aspect: float | None = None) -> list:
+                  card_aspect: float = CARD_ASPECT) -> list:
     """Card outlines among the pixels that changed between two resting views of the table: a card
     put on a messy pile is exactly the part of the picture that is new. `card_aspect`: the cards'
-    long side over their short side (a taught deck's own), else a standard card's."""
-    from ..locate import CARD_ASPECT, Quad
+    long side over their short side (a taught deck's own)."""
+    from ..locate import Quad
     from ..locate.contour import _quad_from_contour
     if mask is None:
         mask = changed_mask(before, after)
@@ -372,7 +373,7 @@ def changed_cards(before: np.ndarray, after: np.ndarray, min_area: int = 1500, m
     for c in contours:
         if cv2.contourArea(c) < min_area:
             continue
-        got = _quad_from_contour(c, card_aspect or CARD_ASPECT)
+        got = _quad_from_contour(c, card_aspect)
         if got is not None and got[1] >= 0.3:
             out.append(Quad(got[0], max(got[1], 0.7)))
     return out
