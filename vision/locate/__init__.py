@@ -3,6 +3,7 @@
 quad.py      the located card (Quad) and its geometry
 detector.py  the trained card detector (models/card-detector.onnx), the default locator
 contour.py   white-border contours: no model, a plain dark table only
+around.py    a card looked for again round a rough outline (GrabCut, the region's pale pixels)
 train.py     trains the card detector on synthetic scenes (ultralytics)
 """
 from .contour import find_cards

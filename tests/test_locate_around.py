@@ -1,0 +1,81 @@
+"""Outlines looked for again round a rough one (vision/locate/around.py): a card drawn on white stock
+lying at a slant on a checked cloth, boxed square to the picture as the detector boxes such a card."""
+import cv2
+import numpy as np
+import pytest
+
+from vision.art.handdrawn import HandStyle, draw_card
+from vision.locate.around import outlines_around, paper, segmented
+from vision.locate.edges import snap_to_edges
+from vision.locate.quad import quad_iou
+
+INK = HandStyle(coloured_in=False)
+
+
+def _cloth(h: int, w: int, pale=(150, 185, 205), square: int = 24) -> np.ndarray:
+    """A checked cloth of dark red and `pale` (BGR)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    check = ((yy // square + xx // square) % 2).astype(bool)
+    img = np.empty((h, w, 3), np.uint8)
+    img[check], img[~check] = (40, 40, 140), pale
+    return img
+
+
+def _card_at_a_slant(angle: float = 35.0, pale=(150, 185, 205)) -> tuple[np.ndarray, np.ndarray]:
+    """A photo (640 x 480) of the orange skip drawn in ink, turned `angle` degrees, and its outline."""
+    face = draw_card("orange-skip", "dino2", INK, seed=3)
+    rgb, alpha = face[..., :3][..., ::-1].astype(np.float32), face[..., 3:].astype(np.float32) / 255
+    h, w = face.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    dst = (src - [w / 2, h / 2]) @ np.float32([[c, s], [-s, c]]) + [320, 240]
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    img = _cloth(480, 640, pale).astype(np.float32)
+    card = cv2.warpPerspective(rgb, m, (640, 480))
+    a = cv2.warpPerspective(alpha, m, (640, 480))[..., None]
+    return (img * (1 - a) + card * a).astype(np.uint8), dst.astype(np.float32)
+
+
+def _box(quad: np.ndarray) -> np.ndarray:
+    (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
+    return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+@pytest.mark.parametrize("angle", [20, 35, 60])
+def test_a_card_at_a_slant_boxed_square_is_found_at_its_own_outline(angle):
+    img, truth = _card_at_a_slant(angle)
+    rough = _box(truth)
+    assert quad_iou(rough, truth) < 0.6               # the box takes in a good part of the cloth
+    found = segmented(img, rough)
+    # GrabCut at its small working size finds the card, its corners within a few pixels; the reader
+    # verifies each outline and snaps it onto the card's edges (Recognizer._verified), and there it is
+    assert found and max(quad_iou(q.pts, truth) for q in found) > 0.85
+    snapped = [snap_to_edges(img, q.pts) for q in found]
+    assert max(quad_iou(s, truth) for s in snapped if s is not None) > 0.95
+    assert all(any(quad_iou(q.pts, f.pts) > 0.99 for q in outlines_around(img, rough)) for f in found)
+
+
+def test_the_region_s_pale_pixels_find_a_card_on_a_darker_cloth():
+    # the cream squares of the checked cloth are as pale as the card, and merge with it in that look;
+    # on a cloth of darker checks the card is the region's one pale thing
+    img, truth = _card_at_a_slant(35, pale=(110, 120, 130))
+    found = paper(img, _box(truth))
+    assert found and max(quad_iou(q.pts, truth) for q in found) > 0.9
+
+
+def test_nothing_card_shaped_round_a_box_on_a_plain_cloth_or_a_box_too_small():
+    plain = np.full((480, 640, 3), (90, 120, 60), np.uint8)
+    rough = np.float32([[200, 120], [440, 120], [440, 360], [200, 360]])
+    assert outlines_around(plain, rough) == []
+    img, _ = _card_at_a_slant()
+    assert outlines_around(img, np.float32([[10, 10], [14, 10], [14, 14], [10, 14]])) == []
+
+
+def test_a_box_filling_the_picture_leaves_grabcut_nothing_to_learn_and_no_error():
+    img, truth = _card_at_a_slant()
+    everything = np.float32([[0, 0], [639, 0], [639, 479], [0, 479]])
+    assert segmented(img, everything) == []
+    # a box beyond the picture's edges (a card grown whole where the picture cuts it) is clipped to it
+    beyond = truth + np.float32([300, 0])
+    for q in outlines_around(img, beyond):
+        assert (q.pts >= -1).all()
