@@ -152,6 +152,7 @@ INSIDE_FOUR = 0.015      # ... and the picture this share or more in its two sca
                          # cards on a dark table or on black, but their wilds, 0.004 at most)
 ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this share of the picture (_one_large)
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
+GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 TAUGHT_AROUND = True     # a taught deck's unsure reading has its card looked for again round its outline (locate/around.py)
 AROUND_MOST = 1          # ... for this many unsure readings of a photo at most (2: the same cards read, 5% more time) ...
 AROUND_LEAD = 0.05       # ... and an outline found there that reads this much more surely takes its place (_taught_around)
@@ -162,7 +163,6 @@ AROUND_SAME = 0.9        # ... an outline overlapping one read already this clos
 PIECE_OF_CARD = 0.35     # a taught deck's reading inside another one read, under this share of its area, is a piece of
                          # that card (a letter of its name), not a card: cards of one deck are one size ...
 PIECE_OUTER = 0.5        # ... where that one reads at least this share as surely (not a patch of table round a card)
-GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 
 
 def _tiny_and_cut(quad: np.ndarray, shape: tuple) -> bool:
