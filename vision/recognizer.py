@@ -125,6 +125,8 @@ TAUGHT_LOCAL_UNSURE_OVERRULE = 15   # another card of the colour read, matched w
 TAUGHT_LOCAL_UNSURE_CONF = 0.5      # ... at this confidence
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
+TAUGHT_FACE_LOCAL = True   # ... or farther, to TAUGHT_FACE_FAR, where its keypoints match a taught photo of the colour
+TAUGHT_FACE_FAR = 5.0      # ... it was read as clearly (_face_by_keypoints)
 TAUGHT_BACK = True       # an outline the taught deck reads as its taught back is a back, not a card (deck.Match.is_back)
 PIECE = 0.8              # an outline inside a back and under this share of its area is a piece of its drawing;
                          # one holding a back and over 1 / PIECE of its area, a patch of table round it (_backs_apart)
@@ -1169,7 +1171,26 @@ class Recognizer:
             self._known_backs.append(q)
             return False          # the very back the deck was taught
         self._matched[q.pts.tobytes()] = m       # read once: _identify takes it from here
-        return m.best <= TAUGHT_NEAR or m.confidence >= CONFIRM_THRESHOLD
+        if m.best <= TAUGHT_NEAR or m.confidence >= CONFIRM_THRESHOLD:
+            return True
+        return TAUGHT_FACE_LOCAL and m.best <= TAUGHT_FACE_FAR and self._face_by_keypoints(bgr, q, m.card)
+
+    def _face_by_keypoints(self, bgr: np.ndarray, q: Quad, card: str) -> bool:
+        """Whether a "back" the taught deck's embedding places beyond TAUGHT_NEAR is one of its faces
+        all the same: its keypoints match a taught photo of a card of the colour the embedding saw, clearly
+        (teach/local.py `verified`: aligned by a homography as two photos of one card, 15 inliers at least
+        and three times the next card's). A finger over a coloured-in card, or a blur, takes its embedding
+        beyond TAUGHT_NEAR while its drawing's own strokes still match (the teach bench's snake-cup deck
+        drawn by hand: 5 such faces of 10, all right); a back matches no face so. Not where the match
+        is of another colour: keypoints are colour-blind (a violet card whose own photo was refused
+        matched the red card of its symbol)."""
+        from .teach import local
+        colour = self._colours.get(card)
+        candidates = self.taught.local_candidates(colour, self.deck.cards[card].symbol, partly=True)
+        if not candidates:
+            return False
+        found, _, _ = local.verified(local.features(bgr, q.pts), candidates)
+        return found is not None and self._colours.get(found) == colour
 
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
