@@ -342,3 +342,45 @@ def test_an_unsure_reading_has_its_card_looked_for_again_round_its_outline(tmp_p
     right = [sum(r is not None and r.card == cid for cid, r in rs.items()) for rs in (as_boxed, looked_again)]
     sure = [sum(r is not None and r.card == cid and r.sure for cid, r in rs.items()) for rs in (as_boxed, looked_again)]
     assert right[1] >= right[0] and sure[1] > sure[0]
+
+
+def _thumb_over(img: np.ndarray, quad: np.ndarray, cover: float = 0.45) -> np.ndarray:
+    """`img` with a thumb (a skin-coloured ellipse) over the side of the card at `quad`."""
+    q = np.float32(quad)
+    side_mid = (q[1] + q[2]) / 2
+    centre = tuple(int(v) for v in side_mid + (q.mean(axis=0) - side_mid) * 0.3)
+    w, h = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])
+    angle = float(np.degrees(np.arctan2(q[1][1] - q[0][1], q[1][0] - q[0][0])))
+    out = img.copy()
+    cv2.ellipse(out, centre, (int(w * cover), int(h * cover * 0.6)), angle, 0, 360, (120, 160, 225), -1)
+    return out
+
+
+def test_a_face_under_a_thumb_taken_for_a_back_is_found_by_its_keypoints(drawn, monkeypatch):
+    # the detector takes a face coloured in for a back; a thumb over it takes its embedding beyond
+    # TAUGHT_NEAR of every taught card, so it was no face: read nothing. Its strokes still match its
+    # taught photo's keypoints (recognizer._face_by_keypoints), while a back's match no face's
+    import vision.recognizer as recognizer
+    from vision.art import render_back
+    from vision.locate import Quad
+    from vision.recognizer import Recognizer
+    from vision.rectify import warp_card
+    from vision.teach.reader import taught_match
+    from vision.teach.teach import teach_folder
+    td, _ = teach_folder(Recognizer("dino2", text=False), drawn[0] / "photos")
+    (_, _, img, quad), = [s for s in print_photos("dino2", CARDS, 2, seed=31, hand=COLOURED_IN, held=0.0,
+                                                  strength=0.4) if s[:2] == ("orange-double", 1)]
+    thumbed = _thumb_over(img, quad)
+    m = taught_match(td, thumbed, np.float32(quad), warp_card(thumbed, np.float32(quad)))
+    assert recognizer.TAUGHT_NEAR < m.best <= recognizer.TAUGHT_FACE_FAR
+    readings, _ = Recognizer("dino2", taught=td).read_all(thumbed)
+    assert readings and readings[0].card == "orange-double" and not readings[0].sure
+    monkeypatch.setattr(recognizer, "TAUGHT_FACE_LOCAL", False)
+    readings, backs = Recognizer("dino2", taught=td).read_all(thumbed)
+    assert readings == [] and len(backs) == 1
+    reader = Recognizer("dino2", taught=td)
+    g = np.random.default_rng(3)
+    for deck in ("dino2", "uno", "snake-cup"):
+        back, outline = card_photo(render_back(deck, rng=random.Random(2)), g, held=0.0, strength=0.4)
+        m = taught_match(td, back, np.float32(outline), warp_card(back, np.float32(outline)))
+        assert not reader._face_by_keypoints(back, Quad(np.float32(outline), 1.0), m.card)
