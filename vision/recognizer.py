@@ -303,6 +303,7 @@ class Recognizer:
         self._read_cache: list[tuple[np.ndarray, np.ndarray, Reading | None]] = []
         self.foreign = 0         # cards of another deck located in the last read_all (read as none)
         self._matched: dict = {}  # the taught deck's readings of the "backs" of the read_all under way, by quad
+        self._keypointed: dict = {}   # ... and their keypoint checks (_face_by_keypoints), by quad, colour and symbol
         self._taught_backs: list = []   # outlines the taught deck read as its back, in the read_all under way ...
         self._known_backs: list = []    # ... and the detector's backs it knew as its back
         self._last_back = False   # the last _identify read the taught deck's back
@@ -727,7 +728,6 @@ class Recognizer:
         one shown: local.py cannot vouch against it), unsure where it was not or where the match
         replaces another card read on little evidence. Not for a 6 or a 9 whose twin is in the deck
         (a half turn apart but for a bar, which keypoints matched under any homography do not tell)."""
-        from .teach import local
         from .teach.reader import twin
         if card is None or card not in self._colours:
             return card, conf
@@ -735,10 +735,10 @@ class Recognizer:
         whole = self.taught.taught_whole(colour)
         if not whole and not TAUGHT_LOCAL_PARTLY:
             return card, conf
-        candidates = self.taught.local_candidates(colour, self.deck.cards[card].symbol, partly=not whole)
-        if not candidates:
+        named = self._named_by_keypoints(frame, q, colour, self.deck.cards[card].symbol)
+        if named is None:
             return card, conf
-        found, inliers, _ = local.verified(local.features(frame, q.pts), candidates)
+        found, inliers = named
         if found is None or twin(found) in self.deck.cards:
             return card, conf
         if found == card:
@@ -1091,6 +1091,7 @@ class Recognizer:
         """read_all of a 3-channel picture at most WORK_SIDE pixels long."""
         self.foreign = 0
         self._matched = {}
+        self._keypointed = {}
         self._taught_backs = []
         self._known_backs = []
         memo: dict = {}          # this frame's outlines and their verdicts (verify_once)
@@ -1108,6 +1109,7 @@ class Recognizer:
         readings = self._read_warped([(q, warp_card(bgr, q.pts)) for q in faces] + wilds + taught, bgr, memo,
                                      mirrored=close_ups)
         self._matched = {}       # of this frame only
+        self._keypointed = {}
         backs = [q for q in backs if all(q is not w for w, _ in wilds + taught)]
         # one card face down found twice (the detector's two looks): once
         backs = [q for k, q in enumerate(backs) if all(quad_iou(q.pts, o.pts) < 0.5 for o in backs[:k])]
@@ -1184,13 +1186,29 @@ class Recognizer:
         drawn by hand: 5 such faces of 10, all right); a back matches no face so. Not where the match
         is of another colour: keypoints are colour-blind (a violet card whose own photo was refused
         matched the red card of its symbol)."""
+        colour, symbol = self._colours.get(card), self.deck.cards[card].symbol
+        named = self._named_by_keypoints(bgr, q, colour, symbol)
+        # kept for this quad: the face is read next (_identify), and an unsure reading of the same
+        # colour and symbol is checked against the same photos (_locally_checked)
+        self._keypointed[(q.pts.tobytes(), colour, symbol)] = named
+        return named is not None and named[0] is not None and self._colours.get(named[0]) == colour
+
+    def _named_by_keypoints(self, frame: np.ndarray, q: Quad, colour: str | None,
+                            symbol: str | None) -> tuple[str | None, int] | None:
+        """(the card whose taught photos the face at `q` clearly matches, else None; its inliers) among
+        the taught cards of `colour` and those of `symbol` (deck.local_candidates, every taught card of
+        the colour: _locally_checked asks only where the colour was taught whole or TAUGHT_LOCAL_PARTLY
+        lets a colour taught in part be asked, and the candidates are the same either way); None where no
+        keypoints were kept for them. A check made for this quad in this read_all is taken, once."""
         from .teach import local
-        colour = self._colours.get(card)
-        candidates = self.taught.local_candidates(colour, self.deck.cards[card].symbol, partly=True)
+        key = (q.pts.tobytes(), colour, symbol)
+        if key in self._keypointed:
+            return self._keypointed.pop(key)
+        candidates = self.taught.local_candidates(colour, symbol, partly=True)
         if not candidates:
-            return False
-        found, _, _ = local.verified(local.features(bgr, q.pts), candidates)
-        return found is not None and self._colours.get(found) == colour
+            return None
+        found, inliers, _ = local.verified(local.features(frame, q.pts), candidates)
+        return found, inliers
 
     def read(self, bgr: np.ndarray) -> list[Reading]:
         """Every card found in the frame, most confident first."""
