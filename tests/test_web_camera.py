@@ -65,6 +65,37 @@ def test_camera_events_reach_the_table(tmp_path, monkeypatch):
     assert wait_for(lambda: not app.extensions["tableref"].get("main").camera.thread.is_alive())
 
 
+class SlowFramePipeline(ScriptedPipeline):
+    """Inside a frame's reading when the stop comes: it ends only once that frame is read."""
+    frame_s = 0.6
+
+    def run(self, on_event, stop_event):
+        self.status = {"state": "running", "message": "reading"}
+        stop_event.wait(10)
+        time.sleep(self.frame_s)        # the frame in hand, read to its end as the recognizer does
+
+
+def test_at_stop_the_server_waits_for_the_frame_in_hand(tmp_path, monkeypatch):
+    """The server's exit waits (web/server.py, CAMERA_STOP_S) for each camera's last frame: a process
+    that exits under a running ONNX Runtime session can abort ("FATAL: exception not rethrown", one
+    exit in four on this machine with a reading thread) or hang. The wait is bounded, and says which
+    table's camera was left reading."""
+    monkeypatch.setitem(sys.modules, "vision.track.pipeline", types.SimpleNamespace(TablePipeline=SlowFramePipeline))
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
+    c = app.test_client()
+    for table in ("main", "side"):
+        assert c.post(f"/api/tables/{table}/events", json=SETUP,
+                      headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+    registry = app.extensions["tableref"]
+    assert wait_for(lambda: all(c.get(f"/api/tables/{t}/camera").get_json()["state"] == "running" for t in ("main", "side")))
+    registry.shutdown()
+    assert registry.join_cameras(0.05) == ["main", "side"]     # both still on their frame, not waited for
+    t0 = time.monotonic()
+    assert registry.join_cameras(5.0) == []
+    assert time.monotonic() - t0 < 1.0        # the frames' rest (0.6 s, side by side), not the 5 s
+    assert not any(registry.get(t).camera.thread.is_alive() for t in ("main", "side"))
+
+
 def test_a_missing_pipeline_leaves_the_server_running(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "vision.track.pipeline", None)        # import fails
     app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
@@ -285,3 +316,4 @@ def test_serve_with_a_phone_stream_url_as_the_camera(tmp_path):
     finally:
         phone_app.kill()
         phone_app.wait(10)
+

@@ -142,6 +142,14 @@ class CameraFeed:
     def stop(self) -> None:
         self.stop_event.set()
 
+    def join(self, timeout: float) -> bool:
+        """Waits up to `timeout` s for the thread to end once stopped (it ends after the frame it is
+        reading): True if it has. The server waits so, that no frame is mid-inference when the
+        process exits (ONNX Runtime's thread pools, torn down under a running session, can hang)."""
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+        return not self.thread.is_alive()
+
     # -- the thread --------------------------------------------------------------------------------
     def _run(self) -> None:
         try:

@@ -24,6 +24,7 @@ MAIN = "main"
 THREADS = 320             # requests, camera MJPEG views, and a stream that comes second on a kept-alive connection
 CONNECTIONS = 4096        # in all; per client see web/guard.py (--max-client-connections)
 MAX_HEADERS = 16 * 1024   # a browser sends 1-2 KiB
+CAMERA_STOP_S = 5.0       # at most, waiting at stop for the cameras' last frames to be read
 
 
 def lan_address() -> str:
@@ -201,6 +202,9 @@ def serve(args, setup: dict | None = None, on_ready=None) -> int:
         registry.shutdown()
         server.close()
         server.task_dispatcher.shutdown(timeout=5)
+        late = registry.join_cameras(CAMERA_STOP_S)
+        if late:
+            print(f"stopping: the camera of table {', '.join(late)} still reads a frame; leaving it", flush=True)
         store.close()
     return 0
 

@@ -584,6 +584,17 @@ class TableRegistry:
             with table.changed:
                 table.changed.notify_all()
 
+    def join_cameras(self, timeout: float) -> list[str]:
+        """Waits, `timeout` s at most in all, for the stopped cameras' threads to end: the ids of the
+        tables whose camera is still reading."""
+        end = time.monotonic() + timeout
+        late = []
+        for table in list(self.tables.values()):
+            camera = table.camera
+            if camera is not None and hasattr(camera, "join") and not camera.join(max(0.0, end - time.monotonic())):
+                late.append(table.id)
+        return late
+
 
 def _player_name(player, names: list[str]) -> str:
     if type(player) is int and 0 <= player < len(names):
