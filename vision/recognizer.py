@@ -120,6 +120,9 @@ TAUGHT_LOCAL = True      # a taught deck's unsure reading is checked against the
                          # (teach/local.py): the one card of its colour whose photo they clearly match ...
 TAUGHT_LOCAL_SURE = 0.9  # ... is the reading, at least this sure
 TAUGHT_LOCAL_OVERRULE = 40   # ... and replaces another card read, unsure, only with this many inliers
+TAUGHT_LOCAL_ACROSS = False  # ... even where that card is of another colour than read: no, keypoints are blind to
+                             # colour (a hand-drawn blue give, taught from an outline a finger cut, had its other photo
+                             # read as the orange give, sure; the bench's rows read the same either way, session 65)
 TAUGHT_LOCAL_PARTLY = True   # ... and where some cards of the colour were not taught too (never sure then)
 TAUGHT_LOCAL_UNSURE_OVERRULE = 15   # another card of the colour read, matched with this many inliers, goes first unsure ...
 TAUGHT_LOCAL_UNSURE_CONF = 0.5      # ... at this confidence
@@ -743,10 +746,10 @@ class Recognizer:
             return card, conf
         if found == card:
             return (card, max(conf, TAUGHT_LOCAL_SURE)) if whole else (card, conf)
-        if whole and inliers >= TAUGHT_LOCAL_OVERRULE:
-            # another card than the reading, sure only on much evidence (a skip's photo matched the
-            # skip 2's lettering, 15 inliers against none, where the skip's own teach photo showed
-            # little of it)
+        if whole and inliers >= TAUGHT_LOCAL_OVERRULE and (TAUGHT_LOCAL_ACROSS or self._colours.get(found) == colour):
+            # another card of the colour than the reading, sure only on much evidence (a skip's photo
+            # matched the skip 2's lettering, 15 inliers against none, where the skip's own teach photo
+            # showed little of it)
             return found, max(conf, TAUGHT_LOCAL_SURE)
         if self._colours.get(found) == colour and inliers >= TAUGHT_LOCAL_UNSURE_OVERRULE:
             # else it goes first, unsure, and only of the colour read: keypoints are blind to it (one

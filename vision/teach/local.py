@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..rectify import warp_card
+from ..rectify import portrait_corners, warp_card
 
 LOCAL_W, LOCAL_H = 160, 240     # the face is warped at this size for its keypoints
 FEATURES = 150                  # keypoints at most per view (grey, darkest channel): 300 read as well and cost twice the time
@@ -107,6 +107,26 @@ def _aligned_inliers(a: Features, b: Features, good: tuple[np.ndarray, np.ndarra
 
 
 _CORNERS = np.float32([[0, 0], [LOCAL_W, 0], [LOCAL_W, LOCAL_H], [0, LOCAL_H]])
+
+
+def laid_outline(quad: np.ndarray, read: Features, taught: Features) -> tuple[np.ndarray | None, int]:
+    """(the outline in the picture of the card whose face was warped at `quad` to give `read`, where
+    the homography of `read`'s keypoints onto the taught face `taught` lays that face's corners, its
+    inliers), or (None, 0) where no homography aligns. An outline found loosely (a piece of the card,
+    the card and some table) shows the drawing off its place; the taught face puts it back."""
+    good = _good_matches(read, taught)
+    if len(good[0]) < MIN_MATCHES:
+        return None, 0
+    h, mask = cv2.findHomography(read.pts[good[0]], taught.pts[good[1]], cv2.RANSAC, RANSAC_PX)
+    if h is None or mask is None or not aligned(h):
+        return None, 0
+    face = np.float32([[0, 0], [LOCAL_W - 1, 0], [LOCAL_W - 1, LOCAL_H - 1], [0, LOCAL_H - 1]])   # as warp_card lays it
+    try:
+        corners = cv2.perspectiveTransform(face[None], np.linalg.inv(h))[0]
+    except np.linalg.LinAlgError:
+        return None, 0
+    to_picture = cv2.getPerspectiveTransform(face, portrait_corners(quad))
+    return cv2.perspectiveTransform(corners[None].astype(np.float32), to_picture)[0], int(mask.sum())
 
 
 def aligned(h: np.ndarray) -> bool:
