@@ -147,7 +147,8 @@ def aligned(h: np.ndarray) -> bool:
 
 def verified(read: Features, taught: dict[str, list[Features]]) -> tuple[str | None, int, int]:
     """(the card whose taught photos hold clearly the most inliers with `read`, its inliers, the
-    next card's), or (None, best, next) where no card stands out (MIN_INLIERS, RATIO_OVER_NEXT).
+    next card's), or (None, best, next) where no card stands out (MIN_INLIERS, RATIO_OVER_NEXT);
+    (None, 0, 0) once no photo could hold MIN_INLIERS any more.
     `taught`: card id -> its taught photos' features, the candidates (deck.local_candidates: one
     colour's cards and its symbol's in other colours).
 
@@ -166,6 +167,9 @@ def verified(read: Features, taught: dict[str, list[Features]]) -> tuple[str | N
     scores: dict[str, int] = {c: 0 for c in taught}
     for bound, c, f, good in bounds:
         best = max(scores.values())
+        if best < MIN_INLIERS and bound < MIN_INLIERS:
+            # no photo left can hold MIN_INLIERS (bounds only fall): no card will stand out
+            return None, 0, 0
         # a photo bounded by its card's inliers so far, or under the best so far and a third of it
         # (the best only grows): its inliers change neither the card, nor its inliers, nor the ratio test
         if bound <= scores[c] or (bound < best and bound * RATIO_OVER_NEXT < best):

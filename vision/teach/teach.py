@@ -238,28 +238,32 @@ def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad
     symbol = [f for c, f in same if rec.deck.cards[c].symbol == card.symbol]
     if not symbol:
         return None
-    outlines = [(q, local.features(img, q.pts)) for _, q in scored_outlines(rec, img)]
+    # an outline with no coloured ink is no card of the deck (one_card sets it aside too)
+    votes = [(q, ink_votes(rec, img, q)) for _, q in scored_outlines(rec, img)]
+    outlines = [(q, local.features(img, q.pts), v) for q, v in votes if v["coloured"] >= INKLESS]
     scored = [max((local.inliers(f, s), k) for k, s in enumerate(symbol)) + (n,)
-              for n, (q, f) in enumerate(outlines) if shows_colour(rec, img, q, card.color)]
+              for n, (q, f, v) in enumerate(outlines) if _shows(v, card.color)]
     if not scored:
         return None
     scored.sort(key=lambda t: -t[0])
     best, k, n = scored[0]
     rest = scored[1][0] if len(scored) > 1 else 0
-    quad, f = outlines[n]
+    quad, f, _ = outlines[n]
     if best < local.MIN_INLIERS or best < SYMBOL_LEAD * max(rest, 1) or not _laid_alike(quad, f, symbol[k]):
         return None
-    others, unlike = {}, {}
-    for c, g in same:
-        if c != card_id:
-            others.setdefault(c, []).append(g)
-            if rec.deck.cards[c].symbol != card.symbol:
-                unlike.setdefault(c, []).append(g)
     # no other card of the deck taught: not at this outline (but for its symbol in other colours, which
     # it was chosen by matching), nor at any other (a photo of two cards is refused, whichever the
-    # teach could tell apart)
-    if any(local.verified(g, unlike if m == n else others)[0] is not None for m, (_, g) in enumerate(outlines)):
-        return None
+    # teach could tell apart); a card among those of a colour the outline shows, or of none
+    for m, (_, g, v) in enumerate(outlines):
+        shown = {c for c, share in v["votes"].items() if share >= OWN_COLOUR}
+        candidates = {}
+        for c, h in same:
+            other = rec.deck.cards[c]
+            if c != card_id and (other.color is None or other.color in shown) \
+                    and (m != n or other.symbol != card.symbol):
+                candidates.setdefault(c, []).append(h)
+        if local.verified(g, candidates)[0] is not None:
+            return None
     return quad
 
 
