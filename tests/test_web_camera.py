@@ -77,8 +77,8 @@ class SlowFramePipeline(ScriptedPipeline):
 
 def test_at_stop_the_server_waits_for_the_frame_in_hand(tmp_path, monkeypatch):
     """The server's exit waits (web/server.py, CAMERA_STOP_S) for each camera's last frame: a process
-    that exits under a running ONNX Runtime session can abort ("FATAL: exception not rethrown", one
-    exit in four on this machine with a reading thread) or hang. The wait is bounded, and says which
+    that exits under a running ONNX Runtime session can abort ("FATAL: exception not rethrown", 3
+    exits of 14 here with a thread reading a photo in a loop) or hang. The wait is bounded, and says which
     table's camera was left reading."""
     monkeypatch.setitem(sys.modules, "vision.track.pipeline", types.SimpleNamespace(TablePipeline=SlowFramePipeline))
     app = create_app({"DATA_DIR": str(tmp_path), "HOST_TOKEN": TOKEN})
