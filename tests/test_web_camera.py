@@ -316,4 +316,3 @@ def test_serve_with_a_phone_stream_url_as_the_camera(tmp_path):
     finally:
         phone_app.kill()
         phone_app.wait(10)
-

@@ -97,36 +97,39 @@ def _good_matches(a: Features, b: Features) -> tuple[np.ndarray, np.ndarray]:
 def _aligned_inliers(a: Features, b: Features, good: tuple[np.ndarray, np.ndarray]) -> int:
     """The inliers of the homography through `good` (a's matches to b: _good_matches), 0 where it is none or does
     not lay one face onto the other (aligned). At most as many as the matches."""
+    fitted = _aligned_homography(a, b, good)
+    return fitted[1] if fitted is not None else 0
+
+
+def _aligned_homography(a: Features, b: Features, good: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, int] | None:
+    """(the homography taking a's face onto b's through `good`, its inliers), or None where there are
+    too few matches or it does not lay one face onto the other (aligned)."""
     if len(good[0]) < MIN_MATCHES:
-        return 0
-    src, dst = a.pts[good[0]], b.pts[good[1]]
-    h, mask = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
+        return None
+    h, mask = cv2.findHomography(a.pts[good[0]], b.pts[good[1]], cv2.RANSAC, RANSAC_PX)
     if h is None or mask is None or not aligned(h):
-        return 0
-    return int(mask.sum())
+        return None
+    return h, int(mask.sum())
 
 
 _CORNERS = np.float32([[0, 0], [LOCAL_W, 0], [LOCAL_W, LOCAL_H], [0, LOCAL_H]])
 
 
-def laid_outline(quad: np.ndarray, read: Features, taught: Features) -> tuple[np.ndarray | None, int]:
-    """(the outline in the picture of the card whose face was warped at `quad` to give `read`, where
-    the homography of `read`'s keypoints onto the taught face `taught` lays that face's corners, its
-    inliers), or (None, 0) where no homography aligns. An outline found loosely (a piece of the card,
-    the card and some table) shows the drawing off its place; the taught face puts it back."""
-    good = _good_matches(read, taught)
-    if len(good[0]) < MIN_MATCHES:
-        return None, 0
-    h, mask = cv2.findHomography(read.pts[good[0]], taught.pts[good[1]], cv2.RANSAC, RANSAC_PX)
-    if h is None or mask is None or not aligned(h):
-        return None, 0
+def laid_outline(quad: np.ndarray, read: Features, taught: Features) -> np.ndarray | None:
+    """The outline in the picture of the card whose face was warped at `quad` to give `read`, where
+    the homography of `read`'s keypoints onto the taught face `taught` lays that face's corners; None
+    where no homography aligns. An outline found loosely (a piece of the card, the card and some
+    table) shows the drawing off its place; the taught face puts it back."""
+    fitted = _aligned_homography(read, taught, _good_matches(read, taught))
+    if fitted is None:
+        return None
     face = np.float32([[0, 0], [LOCAL_W - 1, 0], [LOCAL_W - 1, LOCAL_H - 1], [0, LOCAL_H - 1]])   # as warp_card lays it
     try:
-        corners = cv2.perspectiveTransform(face[None], np.linalg.inv(h))[0]
+        corners = cv2.perspectiveTransform(face[None], np.linalg.inv(fitted[0]))[0]
     except np.linalg.LinAlgError:
-        return None, 0
+        return None
     to_picture = cv2.getPerspectiveTransform(face, portrait_corners(quad))
-    return cv2.perspectiveTransform(corners[None].astype(np.float32), to_picture)[0], int(mask.sum())
+    return cv2.perspectiveTransform(corners[None].astype(np.float32), to_picture)[0]
 
 
 def aligned(h: np.ndarray) -> bool:

@@ -229,8 +229,9 @@ def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad
     colours, drawn alike, and the card's own other photos) by keypoints laid one on the other
     (local.inliers): MIN_INLIERS at least, SYMBOL_LEAD times any other outline's, lying where that
     match lays the face (_laid_alike). None where nothing of its symbol was taught, no outline stands
-    out, or any outline's drawing clearly matches another taught card (local.verified): a second card. Coloured ink tells no card from a
-    cup or a token of its colour, nor a whole card from a piece of it found alone; its symbol does."""
+    out, or any outline's drawing clearly matches another taught card (local.verified): a second card.
+    Coloured ink tells no card from a cup or a token of its colour, nor a whole card from a piece of
+    it found alone; its symbol does."""
     card = rec.deck.cards[card_id]
     if card.color is None or card.symbol is None:
         return None        # a wild shows every colour
@@ -274,7 +275,7 @@ def _laid_alike(quad: Quad, f, taught) -> bool:
     place: taught from there, the card's photos would read against a piece of it. (The laid outline
     is no better outline: a hand-drawn deck's symbol is drawn anew on each card, and the homography
     of one drawing onto another, exact about the drawing, is rough at the corners.)"""
-    laid, _ = local.laid_outline(quad.pts, f, taught)
+    laid = local.laid_outline(quad.pts, f, taught)
     return laid is not None and quad_iou(laid, quad.pts) >= LAID_SAME
 
 
