@@ -445,3 +445,44 @@ def test_a_loose_outline_that_matches_the_symbol_is_not_taught(tmp_path):
     folder, truth = _inked_folder(tmp_path / "8", 8)
     _, report = teach.teach_folder(Recognizer("dino2", text=False), folder)
     assert "green-spork" in _refused(report)
+
+
+def test_a_photo_refused_as_two_cards_is_taught_where_the_deck_taught_so_far_reads_its_outline(tmp_path, monkeypatch):
+    # An UNO deck drawn in coloured ink (hand uno/5350, the teach bench's), the 1, 7 and 8 in four
+    # colours, seed 16: the red 1 and the blue 7 each lie beside a note or a patch of table that
+    # verifies as a card too. Each numeral is drawn anew, so no keypoints match it in other colours
+    # (card_by_its_symbol finds nothing); the deck taught from the other ten photos reads one outline
+    # of the photo as the very card (its numeral from the other colours, its colour from other
+    # cards), and that outline is the card's own
+    import vision.teach.teach as teach
+    from vision.imageio import load_image
+    from vision.locate import quad_iou
+    from vision.recognizer import Recognizer
+    from vision.teach.build import build_deck
+    cards = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
+    hand = replace(random_hand(random.Random("uno/5350")), coloured_in=False)
+    truth = {}
+    for cid, _, img, quad in print_photos("uno", cards, 1, seed=16, hand=hand):
+        (tmp_path / cid).mkdir(parents=True)
+        cv2.imwrite(str(tmp_path / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        truth[cid] = np.float32(quad)
+    monkeypatch.setattr(teach, "BY_READING", False)
+    _, before = teach.teach_folder(Recognizer("uno", text=False), tmp_path)
+    assert {"red-1", "blue-7"} <= _refused(before)
+    seen = {}
+    look = teach._second_look
+
+    def second_look(rec, photos, report, taught):
+        seen.update(rec=rec, taught=list(taught))
+        look(rec, photos, report, taught)
+    monkeypatch.setattr(teach, "BY_READING", True)
+    monkeypatch.setattr(teach, "_second_look", second_look)
+    td, after = teach.teach_folder(Recognizer("uno", text=False), tmp_path)
+    assert not {"red-1", "blue-7"} & _refused(after)
+    assert {"red-1", "blue-7"} <= set(td.cards) and len(after.refused) == len(before.refused) - 2
+    so_far = build_deck(seen["rec"].deck, seen["taught"])
+    for cid in ("red-1", "blue-7"):
+        img, _ = load_image(tmp_path / cid / "0.jpg")
+        assert teach.card_by_its_symbol(seen["rec"], img, cid, seen["taught"]) is None
+        quad = teach.card_by_its_reading(seen["rec"], img, cid, so_far, seen["taught"])
+        assert quad_iou(quad.pts, truth[cid]) > 0.9

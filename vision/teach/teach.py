@@ -23,6 +23,7 @@ from ..recognizer import TEXT_DECKS
 from . import local
 from .build import build_deck, photo_prototypes
 from .deck import BACK, trusts_builtin
+from .embed import embed, face
 from .faces import learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
@@ -209,6 +210,7 @@ def _second_look(rec, photos: list, report: Report, taught: list) -> None:
     keypoints (the recognizer's _locally_checked)."""
     where = {str(path): (k, cid) for k, (cid, path) in enumerate(photos)}
     several = [p for p, why in report.refused if MANY_CARDS in why and p in where and where[p][1] != BACK]
+    so_far = None      # the deck as first taught, for card_by_its_reading (built when first needed)
     for path in several:
         k, cid = where[path]
         try:
@@ -216,6 +218,10 @@ def _second_look(rec, photos: list, report: Report, taught: list) -> None:
         except BadImage:
             continue
         quad = card_by_its_symbol(rec, img, cid, taught)
+        if quad is None and BY_READING and taught:
+            if so_far is None:
+                so_far = build_deck(rec.deck, taught)
+            quad = card_by_its_reading(rec, img, cid, so_far, taught)
         if quad is None:
             continue
         taught.append((cid, *_learned(rec, img, quad, k)))
@@ -252,9 +258,16 @@ def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad
     quad, f, _ = outlines[n]
     if best < local.MIN_INLIERS or best < SYMBOL_LEAD * max(rest, 1) or not _laid_alike(quad, f, symbol[k]):
         return None
-    # no other card of the deck taught: not at this outline (but for its symbol in other colours, which
-    # it was chosen by matching), nor at any other (a photo of two cards is refused, whichever the
-    # teach could tell apart); a card among those of a colour the outline shows, or of none
+    return None if _second_card(rec, outlines, n, card_id, same) else quad
+
+
+def _second_card(rec, outlines: list, n: int, card_id: str, same: list) -> bool:
+    """Whether another card of the deck taught (`same`: (card id, keypoints) of each taught photo)
+    matches by its keypoints (local.verified) any of the photo's `outlines` ((quad, keypoints, ink
+    votes)): not the chosen outline `n` (but for the card's symbol in other colours, which it was
+    chosen by), nor any other (a photo of two cards is refused, whichever the teach could tell
+    apart); a card among those of a colour the outline shows, or of none."""
+    card = rec.deck.cards[card_id]
     for m, (_, g, v) in enumerate(outlines):
         shown = {c for c, share in v["votes"].items() if share >= OWN_COLOUR}
         candidates = {}
@@ -264,8 +277,41 @@ def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad
                     and (m != n or other.symbol != card.symbol):
                 candidates.setdefault(c, []).append(h)
         if local.verified(g, candidates)[0] is not None:
-            return None
-    return quad
+            return True
+    return False
+
+
+def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list) -> Quad | None:
+    """Of the photo's outlines that show the colour of `card_id`, the one the deck taught so far
+    (`so_far`: a TaughtDeck of the photos taught in the first look, `taught` their entries) reads as that very card, its
+    symbol clearly (BY_READING_SURE among the cards of its symbol); None where no outline or more
+    than one reads so, or any other outline reads as a card of the deck (SECOND_READ) or matches one
+    by its keypoints (_second_card): a photo of two cards stays refused. A card never taught is
+    read so by its symbol taught in other colours and its colour on other cards (deck.py, composed
+    cards). For a deck drawn by hand, where card_by_its_symbol finds nothing: a numeral drawn anew
+    on each card shares no keypoints with the same numeral in another colour (the teach bench's
+    inked UNO deck, seed 5050: 7 of 54 photos refused as several cards, none taken by it), while
+    the embedding's shapes see a 4 in any hand."""
+    card = rec.deck.cards[card_id]
+    if card.color is None or card.symbol is None:
+        return None        # a wild shows every colour; its symbol is its own
+    votes = [(q, ink_votes(rec, img, q)) for _, q in scored_outlines(rec, img)]
+    outlines = [(q, v) for q, v in votes if v["coloured"] >= INKLESS]
+    white = rec.border is None
+    embedded = [embed(face(img, q.pts), white_margin=white) for q, _ in outlines]
+    reads = [so_far.match(e) for e in embedded]
+    named = [n for n, ((q, v), m) in enumerate(zip(outlines, reads)) if m.card == card_id and _shows(v, card.color)]
+    if len(named) != 1:
+        return None
+    n = named[0]
+    if so_far.match(embedded[n], symbols={card.symbol}).confidence < BY_READING_SURE:
+        return None
+    if any(m.confidence >= SECOND_READ for j, m in enumerate(reads) if j != n):
+        return None
+    features = [(q, local.features(img, q.pts), v) for q, v in outlines]
+    if _second_card(rec, features, n, card_id, [(c, f) for c, _, f in taught if f is not None]):
+        return None
+    return outlines[n][0]
 
 
 def _laid_alike(quad: Quad, f, taught) -> bool:
@@ -323,6 +369,11 @@ def _probe(photos: list) -> list:
 
 CLOSE_UPS = True     # a photo taken inside its card is taught padded, as it is read (close_up)
 SECOND_LOOK = True   # photos refused as showing several cards looked at again once the others are taught
+BY_READING = True    # ... and, where the keypoints find no outline, by the deck taught so far (card_by_its_reading)
+BY_READING_SURE = 0.5  # its symbol read at least this sure among the cards of that symbol, and ...
+SECOND_READ = 0.4    # ... no other outline read as a card of the deck this sure. Inked UNO deck of the teach
+                     # bench (seed 5050, from one photo): the card's outline 0.77-0.98 among its symbol, the
+                     # other outlines read as other cards at 0.00-0.27 (docs/teach.md)
 SYMBOL_LEAD = 3.0    # the card's outline matches its symbol's photos with this many times any other's inliers
 LAID_SAME = 0.7      # ... and overlaps the face its keypoints lay this much. Teach bench, DINO 2 in ink (seed
                      # 5350 + 0-9, 8 cards): two outlines right (0.90, 0.92 of the true card) at 0.80 and 0.73,
