@@ -148,6 +148,20 @@ def test_a_stranger_built_in_names_an_untaught_card_only_when_surer_than_the_tau
     assert combine(m("red-7", 0.53, runner_up="red-9"), ("wild-draw4", 0.14), TAUGHT) == ("wild-draw4", 0.14)
 
 
+def test_a_stranger_built_in_unsure_of_an_untaught_card_leaves_even_a_weak_taught_reading(monkeypatch):
+    # the same deck with every other photo taught (session 66): the built-in's "wild draw four" at
+    # 0.11-0.40, unsure by its own measure, still took the place of taught readings weaker still, five
+    # of them right (yellow and green reverses at 0.12-0.35): 94 -> 99 of 108 once it must be sure
+    from vision.teach import reader
+    assert combine(m("green-reverse", 0.35, runner_up="green-skip"), ("wild-draw4", 0.40), TAUGHT,
+                   stranger=True, guesses=False) == ("green-reverse", 0.35)
+    assert combine(m("green-reverse", 0.35, runner_up="green-skip"), ("wild-draw4", 0.62), TAUGHT,
+                   stranger=True, guesses=False) == ("wild-draw4", STRANGER)
+    monkeypatch.setattr(reader, "GUESS_SURE", False)
+    assert combine(m("green-reverse", 0.35, runner_up="green-skip"), ("wild-draw4", 0.40), TAUGHT,
+                   stranger=True, guesses=False) == ("wild-draw4", 0.40)
+
+
 def test_confidence_grows_with_the_margin_and_falls_with_the_distance():
     assert confidence(1.0, float("inf")) == 1.0                 # one card taught, near
     assert confidence(1.0, 1.0) == 0.0                          # a tie

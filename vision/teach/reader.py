@@ -44,7 +44,9 @@ Then:
 - else the built-in names an untaught card: its reading (unsure); on a deck whose teach photos it
   misread, only where it is surer than the taught reading (the inked UNO deck of the teach bench, its
   wild draw four's photo refused: the built-in's "wild draw four" at 0.0-0.35 had replaced 30 taught
-  readings more confident than it, most of them right; seed 5350, from one photo: 75 -> 92 of 108);
+  readings more confident than it, most of them right; seed 5350, from one photo: 75 -> 92 of 108),
+  and sure of it by its own measure (GUESS_SURE: before a stranger's cap; its unsure "wild draw
+  four" at 0.11-0.40 still replaced taught readings, five of them right: 94 -> 99 of 108);
 - else the taught deck's reading stands, unsure: the taught photos show this deck's print, the
   built-in's model was trained on other art (a re-drawn deck is read by what was taught).
 On a deck whose border is not white, or whose teach photos the built-in misread (right on fewer
@@ -74,6 +76,7 @@ STRANGER = 0.5  # the built-in's confidence at most, on a deck whose border is n
                # photos were refused) on 2 of 176 DINO 2 photos (session 19): the table confirms them
 AGREE_TAUGHT = 0.2  # ... unless the taught deck names the same card at this confidence or more (not a 6 or a 9):
                     # two readers, one trained on other prints and one taught this one, agreeing
+GUESS_SURE = True   # a stranger's guess of a card never taught counts only where it is sure (module doc)
 TWIN_SEEN = 0.4     # the built-in naming, at this or more, the never taught twin of the taught
                     # reading's 6 or 9: the twin (a taught deck cannot tell a card from its half turn)
 TWINS = ("6", "9")   # symbols that are each other's half turn but for a bar under the numeral
@@ -120,6 +123,7 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
     if builtin is None or builtin[0] is None:
         return taught.card, taught.confidence
     card, conf = builtin
+    seen = conf          # the built-in's own confidence, before a stranger's is capped
     if stranger:
         if card == taught.card and taught.confidence >= AGREE_TAUGHT and twin(card) is None:
             # the two readers agree, the taught deck by some margin: the built-in's confidence counts
@@ -159,6 +163,6 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
         return card, min(conf, taught.confidence)       # unsure: the table confirms it
     if taught.confidence < GUESS and guesses:
         return card, min(conf, taught.confidence)       # a guess against a reading: unsure
-    if card not in taught_cards and (guesses or conf > taught.confidence):
+    if card not in taught_cards and (guesses or (conf > taught.confidence and (not GUESS_SURE or seen >= SURE))):
         return card, conf
     return taught.card, taught.confidence
