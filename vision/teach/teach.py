@@ -219,7 +219,8 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
 
 def _second_look(rec, photos: list, report: Report, taught: list) -> None:
     """The card photos refused as showing several cards, looked at again once the others are taught:
-    taught from the outline that is plainly the card (card_by_its_symbol). `taught` is extended and
+    taught from the outline that is plainly the card (card_by_its_symbol; where its symbol's
+    keypoints find none, card_by_its_reading). `taught` is extended and
     the refusals taken back in `report`. A photo of a card drawn by hand shows a note of lined paper, a
     finger or a patch of table that verifies as a card as well as the card does: on the teach bench
     (seed 5050, one photo a card) 5 of 88 photos of a DINO 2 deck drawn in ink and 7 of 54 of an UNO
@@ -300,15 +301,15 @@ def _second_card(rec, outlines: list, n: int, card_id: str, same: list) -> bool:
 
 def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list) -> Quad | None:
     """Of the photo's outlines that show the colour of `card_id`, the one the deck taught so far
-    (`so_far`: a TaughtDeck of the photos taught in the first look, `taught` their entries) reads as that very card, its
-    symbol clearly (BY_READING_SURE among the cards of its symbol); None where no outline or more
-    than one reads so, or any other outline reads as a card of the deck (SECOND_READ) or matches one
-    by its keypoints (_second_card): a photo of two cards stays refused. A card never taught is
-    read so by its symbol taught in other colours and its colour on other cards (deck.py, composed
-    cards). For a deck drawn by hand, where card_by_its_symbol finds nothing: a numeral drawn anew
-    on each card shares no keypoints with the same numeral in another colour (the teach bench's
-    inked UNO deck, seed 5050: 7 of 54 photos refused as several cards, none taken by it), while
-    the embedding's shapes see a 4 in any hand."""
+    (`so_far`: a TaughtDeck of the photos the first look taught, `taught` their entries) reads as
+    that very card, its symbol clearly (BY_READING_SURE among the cards of its symbol); None where
+    no outline or more than one reads so, or any other outline reads as a card of the deck
+    (SECOND_READ) or matches one by its keypoints (_second_card): a photo of two cards stays
+    refused. A card never taught is read so by its symbol taught in other colours and its colour on
+    other cards (deck.py, composed cards). For a deck drawn by hand, where card_by_its_symbol finds
+    nothing: a numeral drawn anew on each card shares no keypoints with the same numeral in another
+    colour (the teach bench's inked UNO deck, seed 5050: 7 of 54 photos refused as several cards,
+    none taken by it), while the embedding's shapes see a 4 in any hand."""
     card = rec.deck.cards[card_id]
     if card.color is None or card.symbol is None:
         return None        # a wild shows every colour; its symbol is its own
@@ -317,7 +318,7 @@ def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list
     white = rec.border is None
     embedded = [embed(face(img, q.pts), white_margin=white) for q, _ in outlines]
     reads = [so_far.match(e) for e in embedded]
-    named = [n for n, ((q, v), m) in enumerate(zip(outlines, reads)) if m.card == card_id and _shows(v, card.color)]
+    named = [n for n, ((_, v), m) in enumerate(zip(outlines, reads)) if m.card == card_id and _shows(v, card.color)]
     if len(named) != 1:
         return None
     n = named[0]
