@@ -168,3 +168,21 @@ def test_a_colour_taught_in_part_puts_the_card_its_keypoints_name_first_but_unsu
     # every card changed is now the right one, and unsure
     assert all(new == c and conf < CONFIRM_THRESHOLD for c, _, new, conf in changed), changed
     assert not any(r.sure and r.card != c for c, r in readings[True])
+
+
+def test_a_reading_is_made_sure_by_keypoints_only_where_the_face_shows_its_colour():
+    """Keypoints are blind to colour: an orange give never taught, read as the red give, matched the
+    red give's keypoints (one hand's lettering) and went out sure (an inked DINO 2 deck of another
+    hand, session 66). The face's ink must show the colour read (recognizer.TAUGHT_LOCAL_INK)."""
+    from vision.locate import Quad
+    from vision.recognizer import Recognizer
+    hand = replace(random_hand(random.Random("dino2/7000")), coloured_in=False)
+    rec = Recognizer("dino2", text=False)
+    for cid, _, img, quad in print_photos("dino2", ["orange-give", "red-give", "green-chill"], 1, seed=7100, hand=hand):
+        colour = cid.split("-")[0]
+        q = Quad(np.float32(quad), 1.0)
+        assert rec._ink_shows(img, q, colour), cid
+        assert rec._ink_shows(img, q, None)          # a card of no colour: any face may be it
+        if cid == "orange-give":
+            # the red give's keypoints match it; its ink is not red (a finger's may be: not here)
+            assert not rec._ink_shows(img, q, "red")
