@@ -389,12 +389,15 @@ def test_a_face_under_a_thumb_taken_for_a_back_is_found_by_its_keypoints(drawn, 
 SYMBOLS = [f"{c}-{s}" for s in ("give", "spork", "skip") for c in ("red", "orange", "green", "blue")]
 
 
-def _inked_folder(tmp_path, seed):
-    """The teach bench's DINO 2 deck drawn in coloured ink (hand dino2/5350), one photo each of three
-    symbols in four colours: (folder, each card's true outline)."""
-    hand = replace(random_hand(random.Random("dino2/5350")), coloured_in=False)
+UNO_NUMERALS = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
+
+
+def _inked_folder(tmp_path, seed, deck="dino2", cards=SYMBOLS):
+    """The teach bench's deck drawn in coloured ink (hand DECK/5350), one photo of each card (by
+    default DINO 2's three symbols in four colours): (folder, each card's true outline)."""
+    hand = replace(random_hand(random.Random(f"{deck}/5350")), coloured_in=False)
     truth = {}
-    for cid, _, img, quad in print_photos("dino2", SYMBOLS, 1, seed=seed, hand=hand):
+    for cid, _, img, quad in print_photos(deck, cards, 1, seed=seed, hand=hand):
         (tmp_path / cid).mkdir(parents=True)
         cv2.imwrite(str(tmp_path / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
         truth[cid] = np.float32(quad)
@@ -403,6 +406,21 @@ def _inked_folder(tmp_path, seed):
 
 def _refused(report) -> set:
     return {p.split("/")[-2] for p, why in report.refused if "cards in it" in why}
+
+
+def _taught_seeing_second_look(monkeypatch, deck, folder) -> tuple:
+    """(taught deck, report, {"rec", "taught"}: what the second look was handed) of teaching `folder`."""
+    import vision.teach.teach as teach
+    from vision.recognizer import Recognizer
+    seen = {}
+    look = teach._second_look
+
+    def second_look(rec, photos, report, taught):
+        seen.update(rec=rec, taught=list(taught))
+        look(rec, photos, report, taught)
+    monkeypatch.setattr(teach, "_second_look", second_look)
+    td, report = teach.teach_folder(Recognizer(deck, text=False), folder)
+    return td, report, seen
 
 
 def test_a_photo_refused_as_two_cards_is_taught_where_its_symbol_names_its_outline(tmp_path, monkeypatch):
@@ -418,15 +436,8 @@ def test_a_photo_refused_as_two_cards_is_taught_where_its_symbol_names_its_outli
     monkeypatch.setattr(teach, "SECOND_LOOK", False)
     _, before = teach.teach_folder(Recognizer("dino2", text=False), folder)
     assert {"red-skip", "green-spork"} <= _refused(before)
-    seen = {}
-    look = teach._second_look
-
-    def second_look(rec, photos, report, taught):
-        seen.update(rec=rec, taught=list(taught))
-        look(rec, photos, report, taught)
     monkeypatch.setattr(teach, "SECOND_LOOK", True)
-    monkeypatch.setattr(teach, "_second_look", second_look)
-    td, after = teach.teach_folder(Recognizer("dino2", text=False), folder)
+    td, after, seen = _taught_seeing_second_look(monkeypatch, "dino2", folder)
     assert not {"red-skip", "green-spork"} & _refused(after)
     assert {"red-skip", "green-spork"} <= set(td.cards) and len(after.refused) == len(before.refused) - 2
     for cid in ("red-skip", "green-spork"):
@@ -459,30 +470,17 @@ def test_a_photo_refused_as_two_cards_is_taught_where_the_deck_taught_so_far_rea
     from vision.locate import quad_iou
     from vision.recognizer import Recognizer
     from vision.teach.build import build_deck
-    cards = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
-    hand = replace(random_hand(random.Random("uno/5350")), coloured_in=False)
-    truth = {}
-    for cid, _, img, quad in print_photos("uno", cards, 1, seed=16, hand=hand):
-        (tmp_path / cid).mkdir(parents=True)
-        cv2.imwrite(str(tmp_path / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        truth[cid] = np.float32(quad)
+    folder, truth = _inked_folder(tmp_path, 16, "uno", UNO_NUMERALS)
     monkeypatch.setattr(teach, "BY_READING", False)
-    _, before = teach.teach_folder(Recognizer("uno", text=False), tmp_path)
+    _, before = teach.teach_folder(Recognizer("uno", text=False), folder)
     assert {"red-1", "blue-7"} <= _refused(before)
-    seen = {}
-    look = teach._second_look
-
-    def second_look(rec, photos, report, taught):
-        seen.update(rec=rec, taught=list(taught))
-        look(rec, photos, report, taught)
     monkeypatch.setattr(teach, "BY_READING", True)
-    monkeypatch.setattr(teach, "_second_look", second_look)
-    td, after = teach.teach_folder(Recognizer("uno", text=False), tmp_path)
+    td, after, seen = _taught_seeing_second_look(monkeypatch, "uno", folder)
     assert not {"red-1", "blue-7"} & _refused(after)
     assert {"red-1", "blue-7"} <= set(td.cards) and len(after.refused) == len(before.refused) - 2
     so_far = build_deck(seen["rec"].deck, seen["taught"])
     for cid in ("red-1", "blue-7"):
-        img, _ = load_image(tmp_path / cid / "0.jpg")
+        img, _ = load_image(folder / cid / "0.jpg")
         assert teach.card_by_its_symbol(seen["rec"], img, cid, seen["taught"]) is None
         quad = teach.card_by_its_reading(seen["rec"], img, cid, so_far, seen["taught"])
         assert quad_iou(quad.pts, truth[cid]) > 0.9
@@ -496,16 +494,12 @@ def test_a_look_learned_wrong_from_the_first_photos_gives_way_to_one_that_finds_
     import vision.teach.teach as teach
     from vision.locate.border import BLACK
     from vision.recognizer import Recognizer
-    cards = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
-    hand = replace(random_hand(random.Random("uno/5350")), coloured_in=False)
-    for cid, k, img, _ in print_photos("uno", cards, 1, seed=16, hand=hand):
-        (tmp_path / cid).mkdir(parents=True)
-        cv2.imwrite(str(tmp_path / cid / f"{k}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    folder, _ = _inked_folder(tmp_path, 16, "uno", UNO_NUMERALS)
     monkeypatch.setattr(teach, "learn_look", lambda rec, images: (BLACK, False))
     rec = Recognizer("uno", text=False)
     rec.set_border(BLACK)
-    black = teach._taught_photos(rec, teach.scan(tmp_path, list(rec.deck.cards))[0], teach.Report("uno", 54), None, 0.0)
+    black = teach._taught_photos(rec, teach.scan(folder, list(rec.deck.cards))[0], teach.Report("uno", 54), None, 0.0)
     assert len(black[0]) <= 8                  # the look learned wrong finds few of the cards
-    td, report = teach.teach_folder(Recognizer("uno", text=False), tmp_path)
+    td, report = teach.teach_folder(Recognizer("uno", text=False), folder)
     assert report.border == "white" and td.border is None and report.faces == "white"
     assert len(td.cards) >= 10, report.refused

@@ -126,10 +126,9 @@ TAUGHT_LOCAL_ACROSS = False  # ... even where that card is of another colour tha
 TAUGHT_LOCAL_PARTLY = True   # ... and where some cards of the colour were not taught too (never sure then)
 TAUGHT_LOCAL_UNSURE_OVERRULE = 15   # another card of the colour read, matched with this many inliers, goes first unsure ...
 TAUGHT_LOCAL_UNSURE_CONF = 0.5      # ... at this confidence
-TAUGHT_LOCAL_INK = True  # ... and made sure only where the face's ink shows the colour read (INK_SHOWN of it): an
+TAUGHT_LOCAL_INK = True  # ... and made sure only where the face's ink shows the colour read (_ink_shows): an
                          # orange give never taught, read as the red give at 0.20, matched the red give's keypoints
                          # (one hand's lettering) and went out sure (an inked DINO 2 deck of another hand, session 66)
-INK_SHOWN = 0.2          # (teach.OWN_COLOUR)
 TAUGHT_FACE = True       # a "back" the taught deck knows closely is a face (read_all, _taught_face) ...
 TAUGHT_NEAR = 3.0        # ... this near one of its cards (a card's own photos: up to deck.FAR_START, 2.5)
 TAUGHT_FACE_LOCAL = True   # ... or farther, to TAUGHT_FACE_FAR, where its keypoints match a taught photo of the colour
@@ -748,12 +747,10 @@ class Recognizer:
         found, inliers = named
         if found is None or twin(found) in self.deck.cards:
             return card, conf
-        # keypoints vouch for the drawing, not its colour: made sure only where the face's ink shows
-        # the colour read (TAUGHT_LOCAL_INK)
-        inked = whole and (not TAUGHT_LOCAL_INK or self._ink_shows(frame, q, colour))
         if found == card:
-            return (card, max(conf, TAUGHT_LOCAL_SURE)) if inked else (card, conf)
-        if inked and inliers >= TAUGHT_LOCAL_OVERRULE and (TAUGHT_LOCAL_ACROSS or self._colours.get(found) == colour):
+            return (card, max(conf, TAUGHT_LOCAL_SURE)) if whole and self._colour_seen(frame, q, colour) else (card, conf)
+        if whole and inliers >= TAUGHT_LOCAL_OVERRULE and (TAUGHT_LOCAL_ACROSS or self._colours.get(found) == colour) \
+                and self._colour_seen(frame, q, colour):
             # another card of the colour than the reading, sure only on much evidence (a skip's photo
             # matched the skip 2's lettering, 15 inliers against none, where the skip's own teach photo
             # showed little of it)
@@ -764,13 +761,18 @@ class Recognizer:
             return found, min(max(conf, TAUGHT_LOCAL_UNSURE_CONF), CONFIRM_THRESHOLD - 0.01)
         return card, conf
 
+    def _colour_seen(self, frame: np.ndarray, q: Quad, colour: str | None) -> bool:
+        """Whether keypoints may make a reading of `colour` sure at `q`: they vouch for the drawing,
+        not its colour, so the face's ink must show it (TAUGHT_LOCAL_INK; a card of no colour: any)."""
+        return not TAUGHT_LOCAL_INK or colour is None or self._ink_shows(frame, q, colour)
+
     def _ink_shows(self, frame: np.ndarray, q: Quad, colour: str | None) -> bool:
         """Whether the face at `q` shows ink of `colour` (None: a card of no colour, which any face
-        may be): INK_SHOWN of its coloured pixels at least."""
+        may be): teach's OWN_COLOUR of its coloured pixels at least, as a teach photo's card must."""
         if colour is None:
             return True
-        votes = colour_votes(warp_card(frame, q.pts), palette=self.palette, pale_ink=self.pale_ink)
-        return votes["votes"].get(colour, 0.0) >= INK_SHOWN
+        from .teach.teach import OWN_COLOUR, ink_votes
+        return ink_votes(self, frame, q)["votes"].get(colour, 0.0) >= OWN_COLOUR
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else

@@ -95,8 +95,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             rec.set_border(border)
         elif white:
             rec.set_white_faces(True)
-    first = Report(rec.deck.id, len(ids), refused=list(set_aside))
-    taught, backs, shapes = _taught_photos(rec, photos, first, progress, t0)
+    first, (taught, backs, shapes) = _teach_pass(rec, photos, set_aside, progress, t0)
     lost = [path for path, why in first.refused if why.startswith(NO_CARD)]
     if built_in and rec.border is None and not rec.white_faces and len(lost) >= max(2, LOOK_AGAIN * len(photos)):
         # the photos looked at missed the deck's look: a deck drawn in ink on white card stock, its
@@ -106,13 +105,11 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         # with it where that uses more photos
         border, white = learn_look(rec, _probe([(None, p) for p in lost]))
         if border is not None or white:
-            as_built = rec.look
             if border is not None:
                 rec.set_border(border)
             else:
                 rec.set_white_faces(True)
-            second = Report(rec.deck.id, len(ids), refused=list(set_aside))
-            again = _taught_photos(rec, photos, second, progress, t0)
+            second, again = _teach_pass(rec, photos, set_aside, progress, t0)
             if len(again[0]) > len(taught):
                 first, (taught, backs, shapes) = second, again
             else:
@@ -128,8 +125,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         learned = rec.look
         for other in _looks_besides(rec, as_built, learned):
             rec.set_look(other)
-            second = Report(rec.deck.id, len(ids), refused=list(set_aside))
-            again = _taught_photos(rec, photos, second, progress, t0)
+            second, again = _teach_pass(rec, photos, set_aside, progress, t0)
             if len(again[0]) > len(taught):
                 first, (taught, backs, shapes), learned = second, again, other
         rec.set_look(learned)
@@ -139,13 +135,12 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         # outline, so the photos are looked at again for cards of the shape found, and it is measured
         # again from those outlines (a square deck: 1.15 at first, 1.06-1.12 looked for so). Kept where
         # those outlines still say the cards are not standard ones
-        as_built = rec.look
-        rec.set_look(replace(as_built, aspect=learned))
-        second = Report(rec.deck.id, len(ids), refused=list(set_aside))
-        again = _taught_photos(rec, photos, second, progress, t0)
+        standard = rec.look
+        rec.set_look(replace(standard, aspect=learned))
+        second, again = _teach_pass(rec, photos, set_aside, progress, t0)
         learned = learned_aspect(_measured(again[2]))
         if learned is not None:
-            rec.set_look(replace(as_built, aspect=learned))
+            rec.set_look(replace(standard, aspect=learned))
             # a photo this look refuses that the first taught stays as the first taught it (a DINO 2
             # print cut at 1.25: one photo of 30 refused as "2 cards", a piece of its drawing taken
             # for a card of that shape), without quarter turns (its prototypes are not made again)
@@ -153,7 +148,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
             taught, backs, shapes = again
             first.aspect = learned
         else:
-            rec.set_look(as_built)
+            rec.set_look(standard)
     if SECOND_LOOK:
         _second_look(rec, photos, first, taught)
     report = first
@@ -217,6 +212,13 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
     return taught, backs, shapes
 
 
+def _teach_pass(rec, photos: list, set_aside: list, progress, t0: float) -> tuple[Report, tuple]:
+    """(a fresh report, _taught_photos' lists) of every photo looked at again as `rec` looks now; the
+    report starts with the files the folder's scan set aside."""
+    report = Report(rec.deck.id, len(rec.deck.cards), refused=list(set_aside))
+    return report, _taught_photos(rec, photos, report, progress, t0)
+
+
 def _second_look(rec, photos: list, report: Report, taught: list) -> None:
     """The card photos refused as showing several cards, looked at again once the others are taught:
     taught from the outline that is plainly the card (card_by_its_symbol; where its symbol's
@@ -231,15 +233,19 @@ def _second_look(rec, photos: list, report: Report, taught: list) -> None:
     so_far = None      # the deck as first taught, for card_by_its_reading (built when first needed)
     for path in several:
         k, cid = where[path]
+        card = rec.deck.cards[cid]
+        if card.color is None or card.symbol is None:
+            continue       # a wild shows every colour; neither rule takes it
         try:
             img, _ = load_image(path)
         except BadImage:
             continue
-        quad = card_by_its_symbol(rec, img, cid, taught)
+        outlines = inked_outlines(rec, img)     # found once for both rules
+        quad = card_by_its_symbol(rec, img, cid, taught, outlines)
         if quad is None and BY_READING and taught:
             if so_far is None:
                 so_far = build_deck(rec.deck, taught)
-            quad = card_by_its_reading(rec, img, cid, so_far, taught)
+            quad = card_by_its_reading(rec, img, cid, so_far, taught, outlines)
         if quad is None:
             continue
         taught.append((cid, *_learned(rec, img, quad, k)))
@@ -247,7 +253,14 @@ def _second_look(rec, photos: list, report: Report, taught: list) -> None:
         report.refused = [(p, why) for p, why in report.refused if p != path]
 
 
-def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad | None:
+def inked_outlines(rec, img: np.ndarray) -> list[tuple]:
+    """(outline, its keypoints, its ink votes) of the photo's outlines that show coloured ink: one
+    with none is no card of the deck (one_card sets it aside too)."""
+    votes = [(q, ink_votes(rec, img, q)) for _, q in scored_outlines(rec, img)]
+    return [(q, local.features(img, q.pts), v) for q, v in votes if v["coloured"] >= INKLESS]
+
+
+def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list, outlines: list | None = None) -> Quad | None:
     """Of the photo's outlines that show the colour of `card_id`, the one whose drawing matches the
     taught photos of its symbol (`taught`: _taught_photos' entries; the symbol in the deck's other
     colours, drawn alike, and the card's own other photos) by keypoints laid one on the other
@@ -255,7 +268,7 @@ def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad
     match lays the face (_laid_alike). None where nothing of its symbol was taught, no outline stands
     out, or any outline's drawing clearly matches another taught card (local.verified): a second card.
     Coloured ink tells no card from a cup or a token of its colour, nor a whole card from a piece of
-    it found alone; its symbol does."""
+    it found alone; its symbol does. `outlines`: inked_outlines of the photo, where found already."""
     card = rec.deck.cards[card_id]
     if card.color is None or card.symbol is None:
         return None        # a wild shows every colour
@@ -263,9 +276,7 @@ def card_by_its_symbol(rec, img: np.ndarray, card_id: str, taught: list) -> Quad
     symbol = [f for c, f in same if rec.deck.cards[c].symbol == card.symbol]
     if not symbol:
         return None
-    # an outline with no coloured ink is no card of the deck (one_card sets it aside too)
-    votes = [(q, ink_votes(rec, img, q)) for _, q in scored_outlines(rec, img)]
-    outlines = [(q, local.features(img, q.pts), v) for q, v in votes if v["coloured"] >= INKLESS]
+    outlines = inked_outlines(rec, img) if outlines is None else outlines
     scored = [max((local.inliers(f, s), k) for k, s in enumerate(symbol)) + (n,)
               for n, (q, f, v) in enumerate(outlines) if _shows(v, card.color)]
     if not scored:
@@ -299,7 +310,8 @@ def _second_card(rec, outlines: list, n: int, card_id: str, same: list) -> bool:
     return False
 
 
-def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list) -> Quad | None:
+def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list,
+                        outlines: list | None = None) -> Quad | None:
     """Of the photo's outlines that show the colour of `card_id`, the one the deck taught so far
     (`so_far`: a TaughtDeck of the photos the first look taught, `taught` their entries) reads as
     that very card, its symbol clearly (BY_READING_SURE among the cards of its symbol); None where
@@ -309,16 +321,16 @@ def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list
     other cards (deck.py, composed cards). For a deck drawn by hand, where card_by_its_symbol finds
     nothing: a numeral drawn anew on each card shares no keypoints with the same numeral in another
     colour (the teach bench's inked UNO deck, seed 5050: 7 of 54 photos refused as several cards,
-    none taken by it), while the embedding's shapes see a 4 in any hand."""
+    none taken by it), while the embedding's shapes see a 4 in any hand. `outlines`: inked_outlines
+    of the photo, where found already."""
     card = rec.deck.cards[card_id]
     if card.color is None or card.symbol is None:
         return None        # a wild shows every colour; its symbol is its own
-    votes = [(q, ink_votes(rec, img, q)) for _, q in scored_outlines(rec, img)]
-    outlines = [(q, v) for q, v in votes if v["coloured"] >= INKLESS]
+    outlines = inked_outlines(rec, img) if outlines is None else outlines
     white = rec.border is None
-    embedded = [embed(face(img, q.pts), white_margin=white) for q, _ in outlines]
+    embedded = [embed(face(img, q.pts), white_margin=white) for q, _, _ in outlines]
     reads = [so_far.match(e) for e in embedded]
-    named = [n for n, ((_, v), m) in enumerate(zip(outlines, reads)) if m.card == card_id and _shows(v, card.color)]
+    named = [n for n, ((_, _, v), m) in enumerate(zip(outlines, reads)) if m.card == card_id and _shows(v, card.color)]
     if len(named) != 1:
         return None
     n = named[0]
@@ -326,8 +338,7 @@ def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list
         return None
     if any(m.confidence >= SECOND_READ for j, m in enumerate(reads) if j != n):
         return None
-    features = [(q, local.features(img, q.pts), v) for q, v in outlines]
-    if _second_card(rec, features, n, card_id, [(c, f) for c, _, f in taught if f is not None]):
+    if _second_card(rec, outlines, n, card_id, [(c, f) for c, _, f in taught if f is not None]):
         return None
     return outlines[n][0]
 
