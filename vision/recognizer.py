@@ -94,6 +94,8 @@ WHOLE = True            # a card the picture cuts at one side is read at a card'
 ENDS = True             # ... and one it cuts at both ends, placed from its field's end in view (locate/ends.py)
 TEXT_TELLS = True       # a taught deck's unsure reading matched again among the cards of a symbol the text
                         # reader read clearly (_identify; fuse.clear_symbols)
+INK_TELLS = True        # ... and, on a deck drawn on white stock, where the face's ink is clearly of another colour
+INK_CLEAR = 0.8         # ... than the reading's, among that colour's cards: this share of its coloured pixels (_ink_told)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 TINY_CUT = 0.06          # a face under this share of the picture's short side that the picture cuts is
                          # no card: too few pixels of too little of it (noise at a picture's corner
@@ -715,6 +717,8 @@ class Recognizer:
             told = clear_symbols(self._last_text)
             if told and told & set(self.taught.symbols):
                 taught = taught_match(self.taught, frame, q.pts, card_bgr, told)
+        if INK_TELLS and self.white_faces and taught.confidence < CONFIRM_THRESHOLD and frame is not None:
+            taught = self._ink_told(frame, q, card_bgr, taught)
         # the built-in is a stranger to a deck of another border or shape (it learned cards cut at
         # 1.55 to 1: a square DINO 2 print's untaught orange chill went out as its orange girl at
         # 0.79, sure), and to one it misread on the teach photos
@@ -726,6 +730,30 @@ class Recognizer:
         if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
             card, conf = self._locally_checked(frame, q, card, conf)
         return card, conf
+
+    def _ink_told(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, taught):
+        """An unsure taught reading (deck.Match) of a colour the face's ink does not show, where the ink
+        is clearly of one other colour (INK_CLEAR of its coloured pixels): matched again among the
+        cards of that colour. The embedding's colour is each region's mean, and a finger across a
+        card drawn in thin ink on white outweighs the ink there (an inked blue 7 held by a finger read
+        as the red 7, a yellow +2 as a red skip, their ink 0.97 blue and 1.0 yellow); the ink votes
+        count only saturated pixels of the deck's palette, and on white stock not the blobs that reach
+        the face's edge (teach's ink_votes): only such a deck's reading is looked at so (elsewhere a
+        finger's votes stay in). A card of no colour (a wild) is left: its ink is every colour.
+        Renamed, never made surer."""
+        from .teach.reader import taught_match
+        from .teach.teach import INKLESS, ink_votes
+        colour = self._colours.get(taught.card)
+        if colour is None:
+            return taught
+        votes = ink_votes(self, frame, q)
+        clear = [c for c, v in votes["votes"].items() if v >= INK_CLEAR]
+        if votes["coloured"] < INKLESS or not clear or clear[0] == colour:
+            return taught
+        told = taught_match(self.taught, frame, q.pts, card_bgr, colours={clear[0]})
+        # no surer than it was: among fewer cards the margin grows by itself (a blue cup's ring, read
+        # as a red skip at 0.08, read as the blue skip at 0.29 above the card beside it)
+        return replace(told, confidence=min(told.confidence, taught.confidence)) if np.isfinite(told.best) else taught
 
     def _locally_checked(self, frame: np.ndarray, q: Quad, card: str | None, conf: float) -> tuple[str | None, float]:
         """An unsure taught reading checked against the taught photos' own keypoints (TAUGHT_LOCAL):

@@ -118,13 +118,14 @@ DARK_CHROMA = 0.12   # dark ink: its chroma (greatest channel less least) at lea
 
 
 def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE_BUCKETS,
-                 pale_ink: bool = False, dark_ink: bool = False) -> dict:
+                 pale_ink: bool = False, dark_ink: bool = False, not_ink: np.ndarray | None = None) -> dict:
     """Fractions of the card's saturated pixels per colour of `palette` (hue buckets, see
     palette_for; the UNO colours by default), plus dark and colourful fractions. `pale_ink`: the
     card may be printed faintly (a home printer's draft mode), see saturated_enough. `dark_ink`:
     its ink may be far darker than its paper (a contrasty tone curve, a photo exposed for a lamp's
     bright white): ink is told from black by its chroma against the paper (DARK_CHROMA), not by
-    its brightness."""
+    its brightness. `not_ink`: a bool mask of the card's pixels that are no ink on it, whatever
+    their colour (blobs_from_edge)."""
     h, w = card_bgr.shape[:2]
     my, mx = int(h * margin), int(w * margin)
     balanced = white_balance(card_bgr)
@@ -144,6 +145,8 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
         coloured = (sat > saturated_enough(sat, pale_ink)) & (val > 15.0) & (sat * val > bar)
     else:
         coloured = (sat > saturated_enough(sat, pale_ink)) & (val > np.maximum(15.0, 0.28 * percentile(val, 95) * light))
+    if not_ink is not None:
+        coloured &= ~not_ink[my:h - my, mx:w - mx].reshape(-1)
     votes = _shares(hue, coloured, palette)
     top = max(votes, key=votes.get)
     # a pixel with a channel clipped (in the photo, or by the white balance's gain) has lost the
@@ -171,6 +174,39 @@ def colour_votes(card_bgr: np.ndarray, margin: float = 0.1, palette: tuple = HUE
             "unclipped": {"colour": utop, "share": uvotes[utop], "pixels": int(unclipped.sum()),
                           "towards": towards, "clipped": int((coloured & clipped).sum()),
                           "hue_margin": hue_margin(hue[unclipped], utop, palette)}}
+
+
+def blobs_from_edge(card_bgr: np.ndarray, outside: np.ndarray | None = None) -> np.ndarray:
+    """Bool mask of the card's coloured blobs, BLOB of its width across all through, that reach
+    BLOB_EDGE from its edge, or the picture's edge (`outside`: a bool mask of the card's pixels
+    beyond the picture, for an outline the picture cuts): on a card drawn on white stock, whose ink
+    is strokes drawn inside its edge, a finger over it or the table a loose outline took in (a
+    picture read whole as a close-up, padded round). Strokes are narrower, and a blob's own reach
+    stops where it does (a stroke a finger touches stays ink)."""
+    h, w = card_bgr.shape[:2]
+    sat = cv2.cvtColor(white_balance(card_bgr), cv2.COLOR_BGR2HSV)[..., 1]
+    marked = (sat > BLOB_SATURATED).astype(np.uint8)
+    k = max(3, int(round(BLOB * w)) | 1)
+    round_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    wide = cv2.morphologyEx(marked, cv2.MORPH_OPEN, round_k)
+    n, labels = cv2.connectedComponents(wide, connectivity=8)
+    if n <= 1:
+        return np.zeros((h, w), bool)
+    b = max(1, int(round(BLOB_EDGE * w)))
+    band = np.zeros((h, w), bool)
+    band[:b], band[-b:], band[:, :b], band[:, -b:] = True, True, True, True
+    if outside is not None and outside.any():
+        band |= cv2.dilate(outside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    reaching = np.unique(labels[band & (wide > 0)])
+    blobs = np.isin(labels, reaching[reaching > 0]).astype(np.uint8)
+    # the blob's rim, which the opening shaved off, is its too
+    return cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))).astype(bool) & (marked > 0)
+
+
+BLOB = 0.15          # a coloured region this share of the card's width across all through is a blob, not a stroke ...
+BLOB_EDGE = 0.1      # ... and, reaching this near its edge, no ink on a card drawn on white stock (blobs_from_edge;
+                     # a picture read whole as a close-up has a paper margin of up to 7% round it: locate/inside.py)
+BLOB_SATURATED = 50  # ... counting pixels this saturated (a finger's shaded side is paler than ink)
 
 
 SHADE = True         # the ink's brightness bar follows the light of the paper nearest it (shade)

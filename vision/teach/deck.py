@@ -99,7 +99,7 @@ class TaughtDeck:
         self._proto_sym = self._card_sym[self.labels]
         self._proto_col = self._card_col[self.labels]
         self._nsym, self._ncol = len(sym_names), len(col_names)
-        self._sym_names = sym_names
+        self._sym_names, self._col_names = sym_names, col_names
         # cards never photographed whose symbol and colour were, each on other cards (a yellow 5
         # with the red 5 and the yellow 7 taught): read by their symbol's and colour's distances
         deck_cards = _deck_cards(self.deck)
@@ -220,14 +220,20 @@ class TaughtDeck:
             return np.where(left, score, np.inf), np.full(0, np.inf, np.float32)
         return score, sym[self._comp_sym] + col[self._comp_col]
 
-    def match(self, e: np.ndarray, exclude_photo: int | None = None, symbols: set | None = None) -> Match:
+    def match(self, e: np.ndarray, exclude_photo: int | None = None, symbols: set | None = None,
+              colours: set | None = None) -> Match:
         """The nearest card to embedding `e`, and how near the taught back is (Match.is_back); with
         `symbols`, the nearest of those symbols only (the symbol another reader read clearly: the
-        taught deck then tells the colour)."""
+        taught deck then tells the colour); with `colours`, of those colours only (the face's ink
+        shows one clearly: the taught deck then tells the symbol)."""
         taught, composed = self._scores(e, exclude_photo)
         if symbols is not None:
             taught = np.where([s in symbols for s in self.symbols], taught, np.inf)
             composed = np.where([self._sym_names[k] in symbols for k in self._comp_sym[:len(composed)]],
+                                composed, np.inf)
+        if colours is not None:
+            taught = np.where([c in colours for c in self.colours], taught, np.inf)
+            composed = np.where([self._col_names[k] in colours for k in self._comp_col[:len(composed)]],
                                 composed, np.inf)
         d = np.concatenate([taught, composed])
         names = self.cards + self.composed[:len(composed)]

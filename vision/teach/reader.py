@@ -105,11 +105,11 @@ def twin(card: str) -> str | None:
 
 
 def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, card_bgr: np.ndarray,
-                 symbols: set | None = None) -> Match:
+                 symbols: set | None = None, colours: set | None = None) -> Match:
     """The taught deck's reading of the card at `quad` (warped from `frame` when there is one);
-    with `symbols`, among the cards of those symbols only."""
+    with `symbols`, among the cards of those symbols only; with `colours`, of those colours."""
     f = face(frame, quad) if frame is not None else card_bgr
-    return td.match(embed(f, white_margin=td.border is None), symbols=symbols)
+    return td.match(embed(f, white_margin=td.border is None), symbols=symbols, colours=colours)
 
 
 def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,

@@ -17,7 +17,7 @@ from ..imageio import BadImage, load_image
 from ..locate import Quad, inside, quad_iou
 from ..locate.quad import aspect, side_cut
 from ..locate.detector import INSIDE, share_inside
-from ..read.colour import colour_votes
+from ..read.colour import blobs_from_edge, colour_votes
 from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
 from . import local
@@ -330,12 +330,14 @@ def card_by_its_reading(rec, img: np.ndarray, card_id: str, so_far, taught: list
     white = rec.border is None
     embedded = [embed(face(img, q.pts), white_margin=white) for q, _, _ in outlines]
     reads = [so_far.match(e) for e in embedded]
-    named = [n for n, ((_, _, v), m) in enumerate(zip(outlines, reads)) if m.card == card_id and _shows(v, card.color)]
+    # A piece of the card (its numeral, a corner) may read as the card too, by a hair: only an
+    # outline whose symbol reads sure names it.
+    named = [n for n, ((_, _, v), m, e) in enumerate(zip(outlines, reads, embedded))
+             if m.card == card_id and _shows(v, card.color)
+             and so_far.match(e, symbols={card.symbol}).confidence >= BY_READING_SURE]
     if len(named) != 1:
         return None
     n = named[0]
-    if so_far.match(embedded[n], symbols={card.symbol}).confidence < BY_READING_SURE:
-        return None
     if any(m.confidence >= SECOND_READ for j, m in enumerate(reads) if j != n):
         return None
     if _second_card(rec, outlines, n, card_id, [(c, f) for c, _, f in taught if f is not None]):
@@ -546,14 +548,31 @@ def shows_colour(rec, img: np.ndarray, quad: Quad, colour: str | None) -> bool:
 
 
 def ink_votes(rec, img: np.ndarray, quad: Quad) -> dict:
-    """colour.colour_votes of the face inside `quad`, in the deck's palette."""
-    return colour_votes(warp_card(img, quad.pts), palette=rec.palette, pale_ink=rec.pale_ink)
+    """colour.colour_votes of the face inside `quad`, in the deck's palette; on a deck drawn on
+    white stock, without the coloured blobs that reach the face's edge (colour.blobs_from_edge,
+    FINGERS_AWAY): a finger across a card in thin ink outvoted its ink (a blue 1, half its coloured
+    pixels a finger's red)."""
+    face = warp_card(img, quad.pts)
+    away = blobs_from_edge(face, _beyond(img, quad)) if FINGERS_AWAY and rec.white_faces else None
+    return colour_votes(face, palette=rec.palette, pale_ink=rec.pale_ink, not_ink=away)
+
+
+def _beyond(img: np.ndarray, quad: Quad) -> np.ndarray | None:
+    """Bool mask of the warped face's pixels beyond the picture (None where the outline lies in it)."""
+    h, w = img.shape[:2]
+    if quad.pts[:, 0].min() >= 0 and quad.pts[:, 1].min() >= 0 and quad.pts[:, 0].max() <= w - 1 \
+            and quad.pts[:, 1].max() <= h - 1:
+        return None
+    seen = np.full((h, w), 255, np.uint8)
+    seen[0], seen[-1], seen[:, 0], seen[:, -1] = 0, 0, 0, 0     # warp_card replicates the picture's rim
+    return warp_card(seen, quad.pts) < 128
 
 
 def _shows(votes: dict, colour: str | None) -> bool:
     return votes["coloured"] >= INKLESS and (colour is None or votes["votes"].get(colour, 0.0) >= OWN_COLOUR)
 
 
+FINGERS_AWAY = True  # a deck drawn on white stock: blobs reaching a face's edge are no ink of it (ink_votes)
 INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card, and ...
 OWN_COLOUR = 0.2     # ... one with less of its ink in the card's colour is not that card. The teach bench's
                      # inked UNO deck drawn in thin marker (seed 300): its teach photos' cards show 0.034-0.19
