@@ -206,6 +206,12 @@ def test_the_built_in_is_trusted_unless_it_misread_the_teach_photos_surely():
     assert trusts_builtin(0, 0, 0) and trusts_builtin(1, 0, 1)     # too few photos to say
     assert trusts_builtin(54, 50, 2) and not trusts_builtin(54, 50, 3)   # 5% of 54 is 2.7
     assert trusts_builtin(54, 27, 0) and not trusts_builtin(54, 26, 0)   # right on half of them at least
+    # ... and sure only where right on 0.8 of them: a deck in ink, its names written out, read right on
+    # half its teach photos (its sure readings agreeing with the taught deck's guesses were wrong and
+    # sure on 6 of 122 other photos)
+    from vision.teach.deck import BUILTIN_SURE
+    assert trusts_builtin(54, 44, 0, BUILTIN_SURE) and not trusts_builtin(54, 43, 0, BUILTIN_SURE)
+    assert trusts_builtin(58, 29, 0) and not trusts_builtin(58, 29, 0, BUILTIN_SURE)
     assert not trusts_builtin(6, 5, 1)                              # one in six wrong and sure: a stranger
 
 

@@ -721,11 +721,12 @@ class Recognizer:
             taught = self._ink_told(frame, q, card_bgr, taught)
         # the built-in is a stranger to a deck of another border or shape (it learned cards cut at
         # 1.55 to 1: a square DINO 2 print's untaught orange chill went out as its orange girl at
-        # 0.79, sure), and to one it misread on the teach photos
-        trusted = self.taught.builtin_trusted
+        # 0.79, sure), and to one it misread on the teach photos, or read right on too few of them
+        # to be sure of (deck.BUILTIN_SURE)
+        trusted, sure = self.taught.builtin_trusted, self.taught.builtin_sure
         card, conf = combine(taught, builtin, self._taught_ids, self._colours,
-                             stranger=self.border is not None or not trusted or self.look.aspect != CARD_ASPECT,
-                             guesses=trusted)
+                             stranger=self.border is not None or not sure or self.look.aspect != CARD_ASPECT,
+                             guesses=trusted, guess_colour=sure)
         conf = unbarred(card, conf, self.deck.cards) if not trusted else conf
         if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
             card, conf = self._locally_checked(frame, q, card, conf)

@@ -31,8 +31,15 @@ FAR_END = 5.0         # ... and from this it says nothing
 NEAR = 2.0            # a best score up to this: as near as a card's own photos come
 BUILTIN_WRONG = 0.05  # the built-in recognizer wrong and sure on more of the teach photos than this ...
 BUILTIN_RIGHT = 0.5   # ... or right on fewer than this share of them is a stranger to the deck: it never
-                      # overrules it (reader.combine). Printed decks: right 0.97-1.0, wrong and sure 0-0.03;
-                      # decks drawn by hand on the teach bench: right 0.03-0.23, wrong and sure 0-0.21
+                      # overrules it, nor do its guesses count (reader.combine). Printed decks: right
+                      # 0.97-1.0, wrong and sure 0-0.03; decks drawn by hand on the teach bench: right
+                      # 0.03-0.23, wrong and sure 0-0.21; held out (other hands) 0.02-0.19, but ...
+BUILTIN_SURE = 0.8    # ... a snake-cup deck in ink, its names written out, 0.50 and none wrong and sure:
+                      # its sure readings agreeing with the taught deck's guesses made 6 of 122 other photos
+                      # wrong and sure. Right on fewer than this share, its confidence is a stranger's (at
+                      # most reader.STRANGER: 0 wrong and sure there, 100 -> 106 right), its guesses still
+                      # count, of the taught reading's colour only (a square DINO 2 print, which it reads
+                      # in part: its red girl read right so; reader.combine `guess_colour`)
 NO_COLOUR = "none"    # the colour of a card without one (a wild), as a colour of its own
 BACK = "back"         # the teach folder's subfolder of photos of the deck's back (no card id of any deck)
 BACK_NEAR = 3.0       # a face whose back score is at most this, and nearer the back than any card,
@@ -56,11 +63,12 @@ class Match:
         return self.back <= BACK_NEAR and self.back < self.best
 
 
-def trusts_builtin(photos: int, right: int, wrong_but_sure: int) -> bool:
+def trusts_builtin(photos: int, right: int, wrong_but_sure: int, least: float = BUILTIN_RIGHT) -> bool:
     """Whether a built-in recognizer right on `right` and wrong and sure on `wrong_but_sure` of a
-    deck's `photos` teach photos may overrule the taught deck (BUILTIN_RIGHT, BUILTIN_WRONG; under
-    two photos say little: yes)."""
-    return photos < 2 or (right >= BUILTIN_RIGHT * photos and wrong_but_sure <= BUILTIN_WRONG * photos)
+    deck's `photos` teach photos may overrule the taught deck (right on `least` of them at least,
+    BUILTIN_WRONG; under two photos say little: yes). With `least` BUILTIN_SURE: whether its sure
+    readings are sure on this deck."""
+    return photos < 2 or (right >= least * photos and wrong_but_sure <= BUILTIN_WRONG * photos)
 
 
 @dataclass
@@ -174,8 +182,17 @@ class TaughtDeck:
         """Whether the built-in recognizer may overrule this deck's unsure readings: it was right on
         BUILTIN_RIGHT of the teach photos and wrong and sure on at most BUILTIN_WRONG (measured when
         taught; a deck taught before that was measured: yes)."""
+        return self._builtin(BUILTIN_RIGHT)
+
+    @property
+    def builtin_sure(self) -> bool:
+        """Whether the built-in recognizer's sure readings may stay sure on this deck: it was right on
+        BUILTIN_SURE of the teach photos (and trusted)."""
+        return self._builtin(BUILTIN_SURE)
+
+    def _builtin(self, least: float) -> bool:
         b = self.meta.get("builtin") or {}
-        return trusts_builtin(b.get("photos", 0), b.get("right", b.get("photos", 0)), b.get("wrong_but_sure", 0))
+        return trusts_builtin(b.get("photos", 0), b.get("right", b.get("photos", 0)), b.get("wrong_but_sure", 0), least)
 
     @property
     def aspect(self) -> float:

@@ -113,13 +113,15 @@ def taught_match(td: TaughtDeck, frame: np.ndarray | None, quad: np.ndarray, car
 
 
 def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
-            stranger: bool = False, guesses: bool = True) -> tuple[str, float]:
+            stranger: bool = False, guesses: bool = True, guess_colour: bool = True) -> tuple[str, float]:
     """(card, confidence) from the taught reading and, when it is not sure, the built-in's
     `builtin` = (card, confidence) or None (a deck without a built-in recognizer);
     `taught_cards`: the ids the taught deck knows; `colours`: card id -> its colour (None for
     none), the deck's; `stranger`: the built-in reader is a stranger to the deck (STRANGER): its
     border is not white, or the built-in misread its teach photos (deck.trusts_builtin); `guesses`:
-    the built-in's guess counts against the taught deck's (GUESS), False where it misread them."""
+    the built-in's guess counts against the taught deck's (GUESS), False where it misread them;
+    `guess_colour`: ... even where it names another colour than the taught reading, False where
+    the built-in was right on too few of the teach photos to be sure of (deck.BUILTIN_SURE)."""
     if builtin is None or builtin[0] is None:
         return taught.card, taught.confidence
     card, conf = builtin
@@ -161,8 +163,13 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
         return card, max(conf, taught.confidence)
     if conf >= SURE and card in taught_cards and (card == taught.runner_up or same_colour):
         return card, min(conf, taught.confidence)       # unsure: the table confirms it
-    if taught.confidence < GUESS and guesses:
-        return card, min(conf, taught.confidence)       # a guess against a reading: unsure
+    if taught.confidence < GUESS and guesses and (guess_colour or same_colour):
+        # a guess against a reading: unsure. Of another colour only from a built-in sure on this
+        # deck: colour is what a taught deck reads best, and the guess's colour stood for the keypoints
+        # to match its symbol in (colour-blind): an inked snake-cup deck's violet fountain under a warm
+        # lamp, taught "violet fountain" at 0.09, went out as the orange fountain, sure (the built-in,
+        # right on half the teach photos, guessed an orange card)
+        return card, min(conf, taught.confidence)
     if card not in taught_cards and (guesses or (conf > taught.confidence and (not GUESS_SURE or seen >= SURE))):
         return card, conf
     return taught.card, taught.confidence

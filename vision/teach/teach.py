@@ -24,7 +24,7 @@ from . import local
 from .build import build_deck, photo_prototypes
 from .deck import BACK, trusts_builtin
 from .embed import embed, face
-from .faces import learn_look, scored_outlines
+from .faces import LEARN_FROM, learn_look, scored_outlines
 from .folder import TeachError, scan
 from .reader import SURE
 from .shape import learned_aspect, quarter_turns
@@ -100,7 +100,11 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     # ... and, as built, photos refused as several cards: a white card whose inside verifies as a card
     # too (an inked UNO deck of another hand, `uno/7100`: 6 of 54 so, 1 with none found; 8 cards
     # untaught, 53 of 54 taught with white faces)
-    missed = lost + [path for path, why in first.refused if MANY_CARDS in why and LOOK_MANY]
+    # (and those refused as showing no card of their colour: as built, a note of paper beside a card
+    # drawn on white stock is the one card found; an inked UNO deck of another hand, `uno/7500`, had
+    # 3 photos with no card found, 1 with two and 2 with none of the colour: 6 cards untaught)
+    missed = [path for path, why in first.refused
+              if why.startswith(NO_CARD) or (LOOK_MANY and MANY_CARDS in why) or (LOOK_NO_COLOUR and _no_colour(why))]
     if built_in and rec.border is None and not rec.white_faces and len(missed) >= max(2, LOOK_AGAIN * len(photos)):
         # the photos looked at missed the deck's look: a deck drawn in ink on white card stock, its
         # probe photos found as they are, left 18 of 90 photos with "no card found" (the teach
@@ -108,6 +112,11 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
         # white faces). The look is learned again from those photos, and the teach taken again
         # with it where that uses more photos
         border, white = learn_look(rec, _probe([(None, p) for p in missed]))
+        if border is None and not white and WHITE_TRIED and any(_no_colour(why) for _, why in first.refused):
+            # (only where something not the card was found as the one card: elsewhere the count is
+            # not fooled, and a small inked DINO 2 folder, 4 of 12 photos refused as two cards or none,
+            # was taught with white faces from a loose outline: half a green spork and the table)
+            white = _taught_with_white_faces(rec, [(cid, path) for cid, path in photos if str(path) in missed])
         if border is not None or white:
             if border is not None:
                 rec.set_border(border)
@@ -221,6 +230,31 @@ def _teach_pass(rec, photos: list, set_aside: list, progress, t0: float) -> tupl
     report starts with the files the folder's scan set aside."""
     report = Report(rec.deck.id, len(rec.deck.cards), refused=list(set_aside))
     return report, _taught_photos(rec, photos, report, progress, t0)
+
+
+def _no_colour(why: str) -> bool:
+    """Whether a photo was refused because what was found shows none of its card's colour (one_card)."""
+    return NO_COLOUR in why and not why.startswith(NO_CARD)
+
+
+def _taught_with_white_faces(rec, photos: list) -> bool:
+    """Whether, looked at with white faces, at least half of `photos` ((card id, path), refused as
+    `rec` looks now) would be taught (card_of: one card, of its colour). learn_look counts the
+    photos in which one card is found, and as built the one card found may be a note of paper beside
+    the card (an inked UNO deck of another hand, `uno/7500`: 6 photos missed, 2 with a note found as
+    the one card; with white faces the note and the card both, the card taken by its colour).
+    `rec` is left as it was."""
+    look, taught = rec.look, 0
+    try:
+        rec.set_white_faces(True)
+        for cid, path in photos[:PROBE]:
+            try:
+                taught += card_of(rec, load_image(path)[0], cid)[1] is not None
+            except BadImage:
+                continue
+    finally:
+        rec.set_look(look)
+    return taught >= max(2, LEARN_FROM * min(len(photos), PROBE))
 
 
 def _second_look(rec, photos: list, report: Report, taught: list) -> None:
@@ -428,8 +462,12 @@ LAID_SAME = 0.7      # ... and overlaps the face its keypoints lay this much. Te
                      # two loose ones (0.65, 0.55 of it) matching their drawing with 15 and 26 inliers at 0.62, 0.22
 MANY_CARDS = "cards in it"
 LOOK_AGAIN = 0.1     # this share of the photos refused with no card found: the look is learned again from them
-LOOK_MANY = True     # ... counting, for a deck looked at as built, those refused as several cards
+WHITE_TRIED = True   # ... and, where those photos learn no look and some showed no card of their colour, white
+                     # faces tried on them (_taught_with_white_faces)
+LOOK_MANY = True     # ... counting, for a deck looked at as built, those refused as several cards ...
+LOOK_NO_COLOUR = True  # ... and those refused as showing none of their card's colour
 NO_CARD = "no card found"
+NO_COLOUR = "card found in it"      # "no red card found in it": an outline found, none of the card's colour
 PROBE = 8            # photos looked at to tell a white-bordered deck from one of another border
 
 
@@ -497,7 +535,8 @@ def one_card(rec, img: np.ndarray, card_id: str | None = None, back: bool = Fals
     found = scored_outlines(rec, img)
     if not found:
         return None, f"{NO_CARD} in it (lay the card on a plain table, all of it in view)"
-    colour = rec.deck.cards[card_id].color if card_id is not None and card_id in rec.deck.cards else None
+    card = rec.deck.cards.get(card_id) if card_id is not None else None
+    colour = card.color if card is not None else None
     if colour is not None:
         # a sheet of lined paper beside or under a card drawn on white stock verifies as a white
         # card, and may verify better: taught in its place, the card's photos read as another card
@@ -511,8 +550,19 @@ def one_card(rec, img: np.ndarray, card_id: str | None = None, back: bool = Fals
         inked = [o for o, v in zip(found, votes) if v["coloured"] >= INKLESS]
         shows = [o for o, v in zip(found, votes) if _shows(v, colour)]
         if not shows:
-            return None, f"no {colour} card found in it (what was found shows no {colour}: paper, a patch of table?)"
+            return None, f"no {colour} {NO_COLOUR} (what was found shows no {colour}: paper, a patch of table?)"
         found = [shows[0]] + [o for o in inked if o is not shows[0]]
+    elif card is not None and card.symbol in FOUR_COLOURED and WILD_INKS:
+        # a wild is inked in the four colours: where some outlines show several colours, the card is
+        # among them, and an outline of one colour is a patch of table (a blue stripe of a cloth round
+        # an inked UNO wild verified 0.96 beside the card's 0.998: refused as "2 cards"). A wild
+        # drawn in black ink shows no colours, and every outline stays as it was; so do outlines of
+        # several colours one inside another (a wild's corner index inside the card held close, `uno/
+        # 7700`: taught as the card, the corner made a blue 4 read as a yellow 1, sure)
+        votes = [ink_votes(rec, img, q) for _, q in found]
+        many = [o for o, v in zip(found, votes) if _inks(v) >= WILD_INKS]
+        if many and not any(share_inside(a.pts, b.pts) >= INSIDE for _, a in many for _, b in many if a is not b):
+            found = many
     (best, quad), others = found[0], found[1:]
     # a second card of the deck in the same photo lies at about the card's size: an outline far larger
     # or smaller, verifying clearly worse, is something else (a sheet of paper with writing beside a
@@ -577,12 +627,20 @@ def _shows(votes: dict, colour: str | None) -> bool:
     return votes["coloured"] >= INKLESS and (colour is None or votes["votes"].get(colour, 0.0) >= OWN_COLOUR)
 
 
+def _inks(votes: dict) -> int:
+    """How many colours the face's ink shows, each at least WILD_SHARE of it (none on an inkless face)."""
+    return 0 if votes["coloured"] < INKLESS else sum(share >= WILD_SHARE for share in votes["votes"].values())
+
+
 FINGERS_AWAY = True  # a deck drawn on white stock: blobs reaching a face's edge are no ink of it (ink_votes)
 INKLESS = 0.005      # a face with less of its area in saturated ink is no coloured card, and ...
 OWN_COLOUR = 0.2     # ... one with less of its ink in the card's colour is not that card. The teach bench's
                      # inked UNO deck drawn in thin marker (seed 300): its teach photos' cards show 0.034-0.19
                      # ink, 0.38-1.0 of it their colour (a lamp's cast, the table seen through a pale card); the
                      # notes of lined paper beside them 0.000 ink, a patch of table round a yellow cup 0.0 blue
+FOUR_COLOURED = ("wild", "wild-draw4")    # the symbols printed (and drawn) in the four colours, ...
+WILD_INKS = 2        # ... whose outline shows at least this many colours where some outline does, ...
+WILD_SHARE = 0.1     # ... each this share of its ink at least (a four-coloured WILD: 0.09-0.51 each)
 OTHER_AREA = 2.5     # an outline more than this many times larger or smaller than the best ...
 OTHER_MARGIN = 0.04  # ... verifying this much worse, is not a second card. Hand-drawn DINO 2 on the teach bench:
                      # of 23 teach photos refused as "2 cards", 12 had one 2.9-13 times the card's area or
