@@ -82,6 +82,14 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
     """(TaughtDeck, Report) of the photos in `folder` for the deck of `rec` (a Recognizer: its
     locator finds the cards). `progress(photos_done, photos_total, cards_done, seconds)` is called
     after each photo. TeachError when the folder is refused as a whole or no photo could be used."""
+    # a photo is looked at under one look several times (the probe, a pass, its close-up check,
+    # the second look): its outlines are found once a look
+    with rec.locating_once():
+        return _teach_folder(rec, folder, progress)
+
+
+def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
+    """teach_folder, its outlines found once a look."""
     t0 = time.monotonic()
     ids = list(rec.deck.cards)
     photos, set_aside = scan(folder, ids)
