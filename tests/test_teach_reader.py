@@ -215,6 +215,20 @@ def test_the_built_in_is_trusted_unless_it_misread_the_teach_photos_surely():
     assert not trusts_builtin(6, 5, 1)                              # one in six wrong and sure: a stranger
 
 
+def test_the_teach_report_says_how_far_the_built_in_is_trusted():
+    from vision.teach.teach import Report
+    from web.commands.teach_cmds import format_report
+
+    def line(right, wrong=0, photos=58):
+        r = Report("snake-cup", 61, taught=["red-cup"], builtin_total=photos, builtin_right=right,
+                   builtin_sure_wrong=wrong)
+        return next(x for x in format_report(r, "t.npz").splitlines() if x.startswith("built-in recognizer"))
+    assert line(55).endswith("55/58 right, 0 wrong but sure")                  # trusted and sure
+    assert "right on too few to be sure of" in line(29) and "stranger" not in line(29)   # half: trusted, not sure
+    assert "stranger" in line(28) and "too few" not in line(28)                # under half: a stranger
+    assert "stranger" in line(55, wrong=3)                                     # wrong and sure on 5% and more
+
+
 def test_a_match_among_the_symbols_another_reader_read_tells_the_colour_of_that_symbol():
     """The text reader read a "1" clearly where the taught deck, unsure, named a 7: matched again
     among the taught 1s, the colour the embedding is nearest decides (Recognizer._identify)."""

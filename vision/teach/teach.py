@@ -22,7 +22,7 @@ from ..rectify import warp_card
 from ..recognizer import TEXT_DECKS
 from . import local
 from .build import build_deck, photo_prototypes
-from .deck import BACK, trusts_builtin
+from .deck import BACK, BUILTIN_SURE, trusts_builtin
 from .embed import embed, face
 from .faces import LEARN_FROM, learn_look, scored_outlines
 from .folder import TeachError, scan
@@ -60,6 +60,11 @@ class Report:
     def builtin_trusted(self) -> bool:
         """Whether the built-in recognizer may overrule the taught deck (deck.trusts_builtin)."""
         return trusts_builtin(self.builtin_total, self.builtin_right, self.builtin_sure_wrong)
+
+    @property
+    def builtin_sure(self) -> bool:
+        """Whether the built-in recognizer's sure readings stay sure on this deck (deck.BUILTIN_SURE)."""
+        return trusts_builtin(self.builtin_total, self.builtin_right, self.builtin_sure_wrong, BUILTIN_SURE)
 
     @property
     def loo_accuracy(self) -> float | None:

@@ -67,6 +67,16 @@ def run_teach(args) -> int:
     return 0
 
 
+def builtin_standing(r) -> str:
+    """What the built-in recognizer's showing on the teach photos makes of it (reader.combine)."""
+    if not r.builtin_trusted:
+        return " (a stranger to this deck: it never overrules the taught cards)"
+    if not r.builtin_sure:
+        # (right on half of them or more, too few to be sure of: vision/teach/deck.py BUILTIN_SURE)
+        return " (right on too few to be sure of on this deck: it never makes a reading sure, nor changes its colour)"
+    return ""
+
+
 def format_report(r, out: str) -> str:
     lines = [f"taught {len(r.taught)} of {r.cards} cards of {r.deck} from {r.photos_used} photos "
              f"in {r.seconds:.1f} s -> {out}"]
@@ -82,7 +92,7 @@ def format_report(r, out: str) -> str:
     if r.builtin_total:
         lines.append(f"built-in recognizer on these photos: {r.builtin_right}/{r.builtin_total} right, "
                      f"{r.builtin_sure_wrong} wrong but sure"
-                     + ("" if r.builtin_trusted else " (a stranger to this deck: it never overrules the taught cards)"))
+                     + builtin_standing(r))
     if r.backs:
         told = (f"; leave-one-photo-out: {r.back_loo_right}/{r.back_loo_total} told as the back"
                 if r.back_loo_total else "")
