@@ -852,7 +852,7 @@ class Recognizer:
             self.located = before
 
     def _locate_all(self, bgr: np.ndarray, close_ups: bool, memo: dict | None) -> tuple[list[Quad], list[Quad]]:
-        """locate_all, looked at."""
+        """locate_all's finding itself, without the teach's kept outlines (locating_once)."""
         if self.detector is None:
             return find_cards(bgr, card_aspect=self.look.aspect), []
         first = self.detector.boxes(bgr)
