@@ -108,7 +108,13 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
             rec.set_border(border)
         elif white:
             rec.set_white_faces(True)
-    first, (taught, backs, shapes) = _teach_pass(rec, photos, set_aside, progress, t0)
+    as_is = built_in and rec.border is None and not rec.white_faces
+    enough = max(PROBE, _look_again(photos))
+    first, (taught, backs, shapes), stopped = _teach_pass(
+        rec, photos, set_aside, progress, t0,
+        # as built, the pass stops at the photo that makes enough missed to learn the look again from:
+        # those are the photos learned from (_probe takes the first PROBE missed of up to twice as many)
+        until=(lambda r: len(_missed(r)) >= enough) if as_is and EARLY_STOP else None)
     lost = [path for path, why in first.refused if why.startswith(NO_CARD)]
     # ... and, as built, photos refused as several cards: a white card whose inside verifies as a card
     # too (an inked UNO deck of another hand, `uno/7100`: 6 of 54 so, 1 with none found; 8 cards
@@ -116,15 +122,17 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
     # (and those refused as showing no card of their colour: as built, a note of paper beside a card
     # drawn on white stock is the one card found; an inked UNO deck of another hand, `uno/7500`, had
     # 3 photos with no card found, 1 with two and 2 with none of the colour: 6 cards untaught)
-    missed = [path for path, why in first.refused
-              if why.startswith(NO_CARD) or (LOOK_MANY and MANY_CARDS in why) or (LOOK_NO_COLOUR and _no_colour(why))]
-    if built_in and rec.border is None and not rec.white_faces and len(missed) >= max(2, LOOK_AGAIN * len(photos)):
+    missed = _missed(first)
+    if as_is and len(missed) >= _look_again(photos):
         # the photos looked at missed the deck's look: a deck drawn in ink on white card stock, its
         # probe photos found as they are, left 18 of 90 photos with "no card found" (the teach
         # bench's inked UNO deck, 30 cards from 3 photos each; from one photo each its probe learned
         # white faces). The look is learned again from those photos, and the teach taken again
         # with it where that uses more photos
         border, white = learn_look(rec, _probe([(None, p) for p in missed]))
+        if border is None and not white:
+            stopped = _finished(rec, as_built, photos, first, (taught, backs, shapes), stopped, progress, t0)
+            missed = _missed(first)
         if border is None and not white and WHITE_TRIED and any(_no_colour(why) for _, why in first.refused):
             # (only where something not the card was found as the one card: elsewhere the count is
             # not fooled, and a small inked DINO 2 folder, 4 of 12 photos refused as two cards or none,
@@ -135,12 +143,15 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
                 rec.set_border(border)
             else:
                 rec.set_white_faces(True)
-            second, again = _teach_pass(rec, photos, set_aside, progress, t0)
+            second, again, _ = _teach_pass(rec, photos, set_aside, progress, t0)
+            if len(again[0]) <= len(taught) + len(photos) - stopped:
+                # the first pass, stopped early, might yet teach as many: it is taken to its end
+                stopped = _finished(rec, as_built, photos, first, (taught, backs, shapes), stopped, progress, t0)
             if len(again[0]) > len(taught):
                 first, (taught, backs, shapes) = second, again
             else:
                 rec.set_look(as_built)
-    elif built_in and rec.look != as_built and len(lost) >= max(2, LOOK_AGAIN * len(photos)):
+    elif built_in and rec.look != as_built and len(lost) >= _look_again(photos):
         # a look learned from the probe photos that misses many of the others: a deck drawn in ink on
         # white card, its numeral alone on the face, lying on dark tables in the probe photos, was
         # learned as edged in black, and 27 of 54 photos were refused with "no card found" (an inked
@@ -151,7 +162,7 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
         learned = rec.look
         for other in _looks_besides(rec, as_built, learned):
             rec.set_look(other)
-            second, again = _teach_pass(rec, photos, set_aside, progress, t0)
+            second, again, _ = _teach_pass(rec, photos, set_aside, progress, t0)
             if len(again[0]) > len(taught):
                 first, (taught, backs, shapes), learned = second, again, other
         rec.set_look(learned)
@@ -163,7 +174,7 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
         # those outlines still say the cards are not standard ones
         standard = rec.look
         rec.set_look(replace(standard, aspect=learned))
-        second, again = _teach_pass(rec, photos, set_aside, progress, t0)
+        second, again, _ = _teach_pass(rec, photos, set_aside, progress, t0)
         learned = learned_aspect(_measured(again[2]))
         if learned is not None:
             rec.set_look(replace(standard, aspect=learned))
@@ -207,16 +218,17 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
     return td, report
 
 
-def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tuple[list, list, list]:
-    """(the taught photos' (card id, prototypes, keypoints), the back's photos' prototypes, the taught
-    photos' (index in `photos`, outline's proportions or None: _proportions)): each photo's one card
-    found as `rec` looks now, its refusals and the built-in's reading counted in `report`."""
-    taught: list[tuple] = []
-    backs: list = []
-    shapes: list[tuple[int, float | None]] = []
+def _taught_photos(rec, photos: list, report: Report, progress, t0: float,
+                   into: tuple | None = None, start: int = 0, until=None) -> tuple[tuple[list, list, list], int]:
+    """((the taught photos' (card id, prototypes, keypoints), the back's photos' prototypes, the taught
+    photos' (index in `photos`, outline's proportions or None: _proportions)), the index of the first
+    photo not looked at): each photo's one card found as `rec` looks now, its refusals and the
+    built-in's reading counted in `report`. `into`: the lists of a pass stopped at `start`, extended;
+    `until(report)`: true after a photo, the pass stops there."""
+    taught, backs, shapes = into if into is not None else ([], [], [])
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
-    cards_done = 0
-    for k, (cid, path) in enumerate(photos):
+    cards_done = sum(last_of_card[cid] < start for cid in last_of_card if cid != BACK)
+    for k, (cid, path) in enumerate(photos[start:], start):
         try:
             img, _ = load_image(path)
             # a back shows no card's colour: any one outline is it
@@ -235,14 +247,43 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float) -> tu
         cards_done += last_of_card[cid] == k and cid != BACK
         if progress:
             progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
-    return taught, backs, shapes
+        if until is not None and until(report):
+            return (taught, backs, shapes), k + 1
+    return (taught, backs, shapes), len(photos)
 
 
-def _teach_pass(rec, photos: list, set_aside: list, progress, t0: float) -> tuple[Report, tuple]:
-    """(a fresh report, _taught_photos' lists) of every photo looked at again as `rec` looks now; the
-    report starts with the files the folder's scan set aside."""
+def _teach_pass(rec, photos: list, set_aside: list, progress, t0: float, until=None) -> tuple[Report, tuple, int]:
+    """(a fresh report, _taught_photos' lists, the index of the first photo not looked at) of the
+    photos looked at again as `rec` looks now, to the end or `until` (_taught_photos); the report
+    starts with the files the folder's scan set aside."""
     report = Report(rec.deck.id, len(rec.deck.cards), refused=list(set_aside))
-    return report, _taught_photos(rec, photos, report, progress, t0)
+    lists, stopped = _taught_photos(rec, photos, report, progress, t0, until=until)
+    return report, lists, stopped
+
+
+def _finished(rec, look, photos: list, report: Report, lists: tuple, stopped: int, progress, t0: float) -> int:
+    """A pass stopped early (at `stopped`: _taught_photos) taken to its end under `look`, its `report`
+    and `lists` extended; `rec` keeps its look. The number of photos, now looked at."""
+    if stopped < len(photos):
+        now = rec.look
+        rec.set_look(look)
+        try:
+            _taught_photos(rec, photos, report, progress, t0, into=lists, start=stopped)
+        finally:
+            rec.set_look(now)
+    return len(photos)
+
+
+def _missed(report: Report) -> list[str]:
+    """The photos of `report` whose card the look missed: none found, several (LOOK_MANY) or none of
+    its colour (LOOK_NO_COLOUR)."""
+    return [path for path, why in report.refused
+            if why.startswith(NO_CARD) or (LOOK_MANY and MANY_CARDS in why) or (LOOK_NO_COLOUR and _no_colour(why))]
+
+
+def _look_again(photos: list) -> float:
+    """Photos missed from which the look is learned again (LOOK_AGAIN)."""
+    return max(2, LOOK_AGAIN * len(photos))
 
 
 def _no_colour(why: str) -> bool:
@@ -482,6 +523,7 @@ LOOK_NO_COLOUR = True  # ... and those refused as showing none of their card's c
 NO_CARD = "no card found"
 NO_COLOUR = "card found in it"      # "no red card found in it": an outline found, none of the card's colour
 PROBE = 8            # photos looked at to tell a white-bordered deck from one of another border
+EARLY_STOP = True    # a pass as built stops once enough photos are missed to learn the look again from them
 
 
 def prototypes_of(rec, img: np.ndarray, seed: int = 0) -> tuple[np.ndarray | None, str | None]:
