@@ -19,7 +19,7 @@ from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
 from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, coloured_sibling, corner_dissent, dissent, few_colours_evidence,
-                         four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly, second_look,
+                         STRONG, four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly, second_look,
                          second_look_dissent, shapes_dissent, silent, weak_wild, wild_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
@@ -96,6 +96,7 @@ WHOLE = True            # a card the picture cuts at one side is read at a card'
 ENDS = True             # ... and one it cuts at both ends, placed from its field's end in view (locate/ends.py)
 TEXT_TELLS = True       # a taught deck's unsure reading matched again among the cards of a symbol the text
                         # reader read clearly (_identify; fuse.clear_symbols)
+CORNER_TELLS = True     # a taught 6 or 9 whose twin was taught too, renamed by its corner index read clearly (_corner_told)
 INK_TELLS = True        # ... and, on a deck drawn on white stock, where the face's ink is clearly of another colour
 INK_CLEAR = 0.8         # ... than the reading's, among that colour's cards: this share of its coloured pixels (_ink_told)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
@@ -720,6 +721,8 @@ class Recognizer:
             told = clear_symbols(self._last_text)
             if told and told & set(self.taught.symbols):
                 taught = taught_match(self.taught, frame, q.pts, card_bgr, told)
+        if CORNER_TELLS and self._last_text is not None and twin(taught.card) in self._taught_ids:
+            taught = self._corner_told(frame, q, card_bgr, taught)
         if INK_TELLS and self.white_faces and taught.confidence < CONFIRM_THRESHOLD and frame is not None:
             taught = self._ink_told(frame, q, card_bgr, taught)
         # the built-in is a stranger to a deck of another border or shape (it learned cards cut at
@@ -734,6 +737,20 @@ class Recognizer:
         if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
             card, conf = self._locally_checked(frame, q, card, conf)
         return card, conf
+
+    def _corner_told(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray, taught):
+        """A taught 6 or 9 (deck.Match) whose corner index the text reader read clearly as the other:
+        matched again among the cards of that symbol. A taught deck keeps every photo in both half
+        turns, and a 6 turned round is a 9 but for the bar under it, which a hand does not draw;
+        each corner index is printed upright in its own half turn, so a 6 reads "6" there whichever
+        way the card lies (fuse._six_or_nine). Renamed, never made surer."""
+        from .teach.reader import taught_match
+        said, clear = self._last_text.corner
+        symbol = taught.card.rpartition("-")[2]
+        if symbol not in ("6", "9") or said not in ("6", "9") or clear < STRONG or said == symbol:
+            return taught
+        told = taught_match(self.taught, frame, q.pts, card_bgr, {said})
+        return replace(told, confidence=min(told.confidence, taught.confidence)) if np.isfinite(told.best) else taught
 
     def _ink_told(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, taught):
         """An unsure taught reading (deck.Match) of a colour the face's ink does not show, where the ink

@@ -12,7 +12,9 @@ way up), so only a few pixels of bar, above or below, separate their prototypes.
 reader looks for the bar (vision/read/fuse.py), so when it names the other of the two more
 confidently than the taught deck names its card, its reading stands; and a taught 6 or 9 is always
 read by the built-in too (measured on the uno teach bench, taught from one photo: 7 of its 10
-misses were a 6 read as a 9 or a 9 as a 6, each read right by the built-in).
+misses were a 6 read as a 9 or a 9 as a 6, each read right by the built-in). A corner index read
+clearly tells them apart too, drawn by hand or printed: the recognizer matches the taught deck again
+among the cards it names (Recognizer._corner_told).
 Where the taught reading is unsure and the text reader (UNO family) read the symbol clearly, the
 taught deck is first matched again among the cards of that symbol (Recognizer._identify, TEXT_TELLS).
 Then:
