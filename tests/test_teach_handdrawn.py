@@ -7,6 +7,7 @@ keeps it as the card, and the taught deck reads it where it knows it closely.
 """
 import json
 import random
+import time
 from dataclasses import replace
 
 import cv2
@@ -680,17 +681,25 @@ def _table(seed: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+YELLOW = ["yellow-1", "yellow-4", "yellow-7", "yellow-skip"]
+
+
+def _tables_then_cards(folder) -> None:
+    """Ten photos of a bare table filed under red cards, then four printed yellow cards."""
+    for k in range(10):
+        (folder / f"red-{k}").mkdir()       # (a teach takes the photos in the deck's order)
+        cv2.imwrite(str(folder / f"red-{k}" / "0.jpg"), _table(k), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    for cid, _, img, _ in print_photos("uno", YELLOW, 1, seed=31):
+        (folder / cid).mkdir()
+        cv2.imwrite(str(folder / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+
 def test_a_pass_stopped_where_no_look_is_learned_again_is_taken_to_its_end(tmp_path, monkeypatch):
     # Ten photos of a bare table filed under red cards, then four printed yellow cards: the pass as
     # built stops at its eighth photo with no card found, no look is learned from those, and the pass
     # is taken up at the ninth: the yellow cards are taught as when it went on, each photo looked at once
-    for k in range(10):
-        (tmp_path / f"red-{k}").mkdir()       # (a teach takes the photos in the deck's order)
-        cv2.imwrite(str(tmp_path / f"red-{k}" / "0.jpg"), _table(k), [cv2.IMWRITE_JPEG_QUALITY, 92])
-    yellow = ["yellow-1", "yellow-4", "yellow-7", "yellow-skip"]
-    for cid, _, img, _ in print_photos("uno", yellow, 1, seed=31):
-        (tmp_path / cid).mkdir()
-        cv2.imwrite(str(tmp_path / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    _tables_then_cards(tmp_path)
+    yellow = YELLOW
     out = _taught_with_and_without_stopping(monkeypatch, tmp_path)
     (whole, before, went_on), (td, after, stopped) = out[False], out[True]
     assert went_on == [(0, 14, 14)] and stopped == [(0, 8, 14), (8, 14, 14)]
@@ -732,3 +741,24 @@ def test_white_faces_learned_again_are_kept_where_they_teach_nearly_as_many_phot
     right = sum(bool(r) and r[0].card == cid for cid, r in readings)
     sure_wrong = sum(bool(r) and r[0].card != cid and r[0].confidence >= CONFIRM_THRESHOLD for cid, r in readings)
     assert right >= 45 and sure_wrong <= 1, (right, sure_wrong)     # as built: 38 right
+
+
+def test_each_look_at_the_photos_is_reported_as_its_own(tmp_path):
+    # The folder above, taught with a progress callback: the first look reports photos 1 to 8 (where it
+    # stops), the look that takes it up reports 9 to 14 as look 2 from photo 8, its seconds counted from
+    # its own start; the CLI names it, and its time left is that look's pace times the photos left
+    from vision.recognizer import Recognizer
+    from vision.teach.teach import teach_folder
+    from web.commands.teach_cmds import progress_line
+    _tables_then_cards(tmp_path)
+    calls = []
+    teach_folder(Recognizer("uno", text=False), tmp_path, lambda *a: calls.append((*a, time.monotonic())))
+    assert [(done, total, look, start) for done, total, _, _, look, start, _ in calls] == \
+        [(k, 14, 1, 0) for k in range(1, 9)] + [(k, 14, 2, 8) for k in range(9, 15)]
+    assert [cards for _, _, cards, *_ in calls][-1] == 4 + 10          # every card's photos looked at
+    first_of_look2 = calls[8]
+    began = first_of_look2[6] - first_of_look2[3]                       # when look 2 began, by its seconds
+    assert calls[7][6] <= began + 0.05 and all(c[3] >= 0 for c in calls)
+    assert progress_line(12, 54, 10, 6.0) == "[#####...................]  12/54 photos, 10 cards done, 21 s left"
+    assert progress_line(30, 54, 20, 3.0, 2, 24) == \
+        "look 2: [#############...........]  30/54 photos looked at again, 20 cards done, 12 s left"

@@ -85,8 +85,11 @@ class Report:
 
 def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
     """(TaughtDeck, Report) of the photos in `folder` for the deck of `rec` (a Recognizer: its
-    locator finds the cards). `progress(photos_done, photos_total, cards_done, seconds)` is called
-    after each photo. TeachError when the folder is refused as a whole or no photo could be used."""
+    locator finds the cards). `progress(photos_done, photos_total, cards_done, seconds, look, start)`
+    is called after each photo: `look` 1 the first look at the photos, 2 and on a look again (a look
+    of the deck learned from the photos missed, a card's shape, a first look taken up where it
+    stopped) from photo `start`, `seconds` since that look began (_Looks). TeachError when the folder
+    is refused as a whole or no photo could be used."""
     # a photo is looked at under one look several times (the probe, a pass, its close-up check,
     # the second look): its outlines are found once a look
     with rec.locating_once():
@@ -96,6 +99,7 @@ def teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Repo
 def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Report]:
     """teach_folder, its outlines found once a look."""
     t0 = time.monotonic()
+    progress = _Looks(progress)
     ids = list(rec.deck.cards)
     photos, set_aside = scan(folder, ids)
     set_aside = [(str(p), why) for p, why in set_aside]
@@ -261,7 +265,7 @@ def _teach_pass(rec, photos: list, set_aside: list, progress, t0: float, until=N
     photos looked at again as `rec` looks now, to the end or `until` (_taught_photos); the report
     starts with the files the folder's scan set aside."""
     report = Report(rec.deck.id, len(rec.deck.cards), refused=list(set_aside))
-    lists, stopped = _taught_photos(rec, photos, report, progress, t0, until=until)
+    lists, stopped = _taught_photos(rec, photos, report, progress.begin(), t0, until=until)
     return report, lists, stopped
 
 
@@ -272,10 +276,28 @@ def _finished(rec, look, photos: list, report: Report, lists: tuple, stopped: in
         now = rec.look
         rec.set_look(look)
         try:
-            _taught_photos(rec, photos, report, progress, t0, into=lists, start=stopped)
+            _taught_photos(rec, photos, report, progress.begin(stopped), t0, into=lists, start=stopped)
         finally:
             rec.set_look(now)
     return len(photos)
+
+
+class _Looks:
+    """A teach's progress callback, told when each look at the photos begins (begin): the first,
+    then any look again (another look of the deck, a card's shape, a first look taken up where it
+    stopped), each reported as a look of its own, its seconds counted from its start. A bar that
+    starts again then says why, and its time left is the look's, not the whole teach's."""
+
+    def __init__(self, progress):
+        self.progress, self.look, self.start, self.t0 = progress, 0, 0, time.monotonic()
+
+    def begin(self, start: int = 0) -> "_Looks":
+        self.look, self.start, self.t0 = self.look + 1, start, time.monotonic()
+        return self
+
+    def __call__(self, done: int, total: int, cards: int, _seconds: float) -> None:
+        if self.progress is not None:
+            self.progress(done, total, cards, time.monotonic() - self.t0, self.look, self.start)
 
 
 def _missed(report: Report) -> list[str]:

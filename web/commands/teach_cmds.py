@@ -17,11 +17,16 @@ def register(sub) -> None:
     p.set_defaults(run=run_teach)
 
 
-def progress_line(done: int, total: int, cards: int, seconds: float, width: int = 24) -> str:
-    """`[#######.................]  12/54 photos, 10 cards done, 8 s left`."""
+def progress_line(done: int, total: int, cards: int, seconds: float, look: int = 1, start: int = 0,
+                  width: int = 24) -> str:
+    """`[#######.................]  12/54 photos, 10 cards done, 8 s left`; a look again at the
+    photos (`look` 2 and on, from photo `start`) is named: `look 2: [###...] 12/54 photos looked at
+    again, ...`, its time left from its own pace."""
     fill = int(width * done / max(total, 1))
-    left = seconds / done * (total - done) if done else 0.0
-    return f"[{'#' * fill}{'.' * (width - fill)}] {done:>3}/{total} photos, {cards} cards done, {left:.0f} s left"
+    pace = seconds / (done - start) if done > start else 0.0
+    again = f"look {look}: " if look > 1 else ""
+    return (f"{again}[{'#' * fill}{'.' * (width - fill)}] {done:>3}/{total} photos{' looked at again' if again else ''}, "
+            f"{cards} cards done, {pace * (total - done):.0f} s left")
 
 
 def run_teach(args) -> int:
@@ -40,8 +45,8 @@ def run_teach(args) -> int:
         return 2
     tty = sys.stderr.isatty()
 
-    def progress(done, total, cards, seconds):
-        line = progress_line(done, total, cards, seconds)
+    def progress(done, total, cards, seconds, look=1, start=0):
+        line = progress_line(done, total, cards, seconds, look, start)
         # a terminal sees one bar redrawn; a log gets a line every tenth of the way
         if tty:
             print("\r" + line, end="" if done < total else "\n", file=sys.stderr, flush=True)
