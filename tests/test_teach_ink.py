@@ -110,3 +110,41 @@ def test_an_unsure_reading_of_a_colour_the_ink_does_not_show_is_renamed_to_the_i
     assert rec._ink_told(img, q, card_bgr, blue) is blue
     wild = Match("wild", 0.3, 1.0, 1.2, "red-7")
     assert rec._ink_told(img, q, card_bgr, wild) is wild
+
+
+def _note_on_a_table() -> tuple[np.ndarray, np.ndarray]:
+    """(a 640 x 480 photo of a note of lined paper, card-shaped, lying on a blue-grey table, its
+    corners): black lines on white paper, no coloured ink."""
+    img = np.full((480, 640, 3), (150, 130, 115), np.uint8)         # BGR: a blue-grey table
+    w, h = 150, 232
+    note = np.full((h, w, 3), 246, np.uint8)
+    for y in range(30, h - 20, 22):
+        cv2.line(note, (18, y), (w - 18 - (y * 7) % 40, y), (40, 40, 45), 3)
+    src = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    quad = np.float32([[200, 110], [338, 160], [262, 378], [124, 328]])
+    warped = cv2.warpPerspective(note, cv2.getPerspectiveTransform(src, quad), (640, 480))
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), cv2.getPerspectiveTransform(src, quad), (640, 480))
+    img[mask > 127] = warped[mask > 127]
+    return img, quad
+
+
+def test_a_face_without_coloured_ink_is_no_card_of_a_deck_drawn_on_white_stock(taught_numerals, monkeypatch):
+    """A note of lined paper beside an inked card is a white face too: read through a deck drawn on
+    white stock it was a card (an inked UNO deck of another hand: beside a yellow 0, the green 3 at
+    0.87, sure). No coloured ink on it: no card (the recognizer's INKLESS_NONE), as teach refuses it."""
+    import vision.recognizer as recognizer
+    from vision.recognizer import Recognizer
+    from vision.rectify import warp_card
+    rec = Recognizer("uno", taught=taught_numerals, text=False)
+    assert rec.white_faces
+    img, quad = _note_on_a_table()
+    q = Quad(quad, 1.0)
+    monkeypatch.setattr(recognizer, "INKLESS_NONE", False)
+    card, _ = rec._identify(img, q, warp_card(img, q.pts))
+    assert card in taught_numerals.cards                    # without the rule: read as a card
+    monkeypatch.setattr(recognizer, "INKLESS_NONE", True)
+    assert rec._identify(img, q, warp_card(img, q.pts)) == (None, 0.0)
+    # an inked card's own face is read as before
+    (cid, _, card_img, card_quad), = print_photos("uno", ["blue-7"], 1, seed=100, hand=_hand())
+    c = Quad(np.float32(card_quad), 1.0)
+    assert rec._identify(card_img, c, warp_card(card_img, c.pts))[0] == "blue-7"

@@ -96,6 +96,7 @@ WHOLE = True            # a card the picture cuts at one side is read at a card'
 ENDS = True             # ... and one it cuts at both ends, placed from its field's end in view (locate/ends.py)
 TEXT_TELLS = True       # a taught deck's unsure reading matched again among the cards of a symbol the text
                         # reader read clearly (_identify; fuse.clear_symbols)
+INKLESS_NONE = True     # on a deck drawn on white stock, a face showing no coloured ink is no coloured card
 CORNER_TELLS = True     # a taught 6 or 9 whose twin was taught too, renamed by its corner index read clearly (_corner_told)
 INK_TELLS = True        # ... and, on a deck drawn on white stock, where the face's ink is clearly of another colour
 INK_CLEAR = 0.8         # ... than the reading's, among that colour's cards: this share of its coloured pixels (_ink_told)
@@ -736,6 +737,13 @@ class Recognizer:
         conf = unbarred(card, conf, self.deck.cards) if not trusted else conf
         if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
             card, conf = self._locally_checked(frame, q, card, conf)
+        if INKLESS_NONE and self.white_faces and frame is not None and self._colours.get(card) is not None:
+            from .teach.teach import INKLESS, ink_votes
+            if ink_votes(self, frame, q)["coloured"] < INKLESS:
+                # no ink on it: on a deck drawn on white stock, a note of lined paper, not a card (one
+                # beside an inked yellow 0 went out as the green 3 at 0.87, sure; teach refuses such
+                # outlines the same way: teach.one_card)
+                return None, 0.0
         return card, conf
 
     def _corner_told(self, frame: np.ndarray | None, q: Quad, card_bgr: np.ndarray, taught):
