@@ -18,9 +18,9 @@ from .read.net import agree, load_net
 from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
-from .read.fuse import (DIGITS, DRAWN_AS, clear_symbols, coloured_sibling, corner_dissent, dissent, few_colours_evidence,
-                         STRONG, four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly, second_look,
-                         second_look_dissent, shapes_dissent, silent, weak_wild, wild_dissent)
+from .read.fuse import (DIGITS, DRAWN_AS, STRONG, clear_symbols, coloured_sibling, corner_dissent, dissent,
+                         few_colours_evidence, four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly,
+                         second_look, second_look_dissent, shapes_dissent, silent, weak_wild, wild_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
 from .read.holes import RING_SOLIDITY, centre_shape
@@ -96,10 +96,10 @@ WHOLE = True            # a card the picture cuts at one side is read at a card'
 ENDS = True             # ... and one it cuts at both ends, placed from its field's end in view (locate/ends.py)
 TEXT_TELLS = True       # a taught deck's unsure reading matched again among the cards of a symbol the text
                         # reader read clearly (_identify; fuse.clear_symbols)
-INKLESS_NONE = True     # on a deck drawn on white stock, a face showing no coloured ink is no coloured card
-CORNER_TELLS = True     # a taught 6 or 9 whose twin was taught too, renamed by its corner index read clearly (_corner_told)
 INK_TELLS = True        # ... and, on a deck drawn on white stock, where the face's ink is clearly of another colour
 INK_CLEAR = 0.8         # ... than the reading's, among that colour's cards: this share of its coloured pixels (_ink_told)
+INKLESS_NONE = True     # on a deck drawn on white stock, a face showing no coloured ink is no coloured card
+CORNER_TELLS = True     # a taught 6 or 9 whose twin was taught too, renamed by its corner index read clearly (_corner_told)
 SMALL_CARD = 0.15        # a card whose short side is under this share of the picture's is small ...
 TINY_CUT = 0.06          # a face under this share of the picture's short side that the picture cuts is
                          # no card: too few pixels of too little of it (noise at a picture's corner
