@@ -514,7 +514,7 @@ def test_a_look_learned_wrong_from_the_first_photos_gives_way_to_one_that_finds_
     monkeypatch.setattr(teach, "learn_look", lambda rec, images: (BLACK, False))
     rec = Recognizer("uno", text=False)
     rec.set_border(BLACK)
-    black = teach._taught_photos(rec, teach.scan(folder, list(rec.deck.cards))[0], teach.Report("uno", 54), None, 0.0)[0]
+    black = teach._taught_photos(rec, teach.scan(folder, list(rec.deck.cards))[0], teach.Report("uno", 54), None)[0]
     assert len(black[0]) <= 8                  # the look learned wrong finds few of the cards
     td, report = teach.teach_folder(Recognizer("uno", text=False), folder)
     assert report.border == "white" and td.border is None and report.faces == "white"
@@ -625,8 +625,8 @@ def _passes(monkeypatch) -> list:
     seen = []
     taught_photos = teach._taught_photos
 
-    def recorded(rec, photos, report, progress, t0, into=None, start=0, until=None):
-        lists, stopped = taught_photos(rec, photos, report, progress, t0, into=into, start=start, until=until)
+    def recorded(rec, photos, report, progress, into=None, start=0, until=None):
+        lists, stopped = taught_photos(rec, photos, report, progress, into=into, start=start, until=until)
         seen.append((start, stopped, len(photos)))
         return lists, stopped
     monkeypatch.setattr(teach, "_taught_photos", recorded)
@@ -689,9 +689,7 @@ def _tables_then_cards(folder) -> None:
     for k in range(10):
         (folder / f"red-{k}").mkdir()       # (a teach takes the photos in the deck's order)
         cv2.imwrite(str(folder / f"red-{k}" / "0.jpg"), _table(k), [cv2.IMWRITE_JPEG_QUALITY, 92])
-    for cid, _, img, _ in print_photos("uno", YELLOW, 1, seed=31):
-        (folder / cid).mkdir()
-        cv2.imwrite(str(folder / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    write_teach_folder(folder, "uno", YELLOW, 1, seed=31)
 
 
 def test_a_pass_stopped_where_no_look_is_learned_again_is_taken_to_its_end(tmp_path, monkeypatch):
@@ -699,11 +697,10 @@ def test_a_pass_stopped_where_no_look_is_learned_again_is_taken_to_its_end(tmp_p
     # built stops at its eighth photo with no card found, no look is learned from those, and the pass
     # is taken up at the ninth: the yellow cards are taught as when it went on, each photo looked at once
     _tables_then_cards(tmp_path)
-    yellow = YELLOW
     out = _taught_with_and_without_stopping(monkeypatch, tmp_path)
     (whole, before, went_on), (td, after, stopped) = out[False], out[True]
     assert went_on == [(0, 14, 14)] and stopped == [(0, 8, 14), (8, 14, 14)]
-    assert td.cards == yellow and _same_deck(td, whole) and after.refused == before.refused
+    assert td.cards == YELLOW and _same_deck(td, whole) and after.refused == before.refused
     assert len(after.refused) == 10 and all(why.startswith("no card found") for _, why in after.refused)
 
 

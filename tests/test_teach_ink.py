@@ -11,7 +11,7 @@ import pytest
 from vision.art.handdrawn import random_hand
 from vision.locate import Quad
 from vision.read.colour import blobs_from_edge
-from vision.synth.photo import print_photos
+from vision.synth.photo import print_photos, write_teach_folder
 
 NUMERALS = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
 HAND = "uno/5350"      # the teach bench's inked UNO deck
@@ -83,9 +83,7 @@ def taught_numerals(tmp_path_factory):
     from vision.recognizer import Recognizer
     from vision.teach.teach import teach_folder
     folder = tmp_path_factory.mktemp("inked")
-    for cid, _, img, _ in print_photos("uno", NUMERALS, 1, seed=16, hand=_hand()):
-        (folder / cid).mkdir()
-        cv2.imwrite(str(folder / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    write_teach_folder(folder, "uno", NUMERALS, 1, seed=16, hand=_hand())
     td, report = teach_folder(Recognizer("uno", text=False), folder)
     assert set(td.cards) == set(NUMERALS) and td.white_faces, report.refused
     return td

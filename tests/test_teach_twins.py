@@ -5,13 +5,12 @@ recognizer's CORNER_TELLS renames the taught reading to it."""
 import random
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
 from vision.art.handdrawn import random_hand
 from vision.locate import Quad
-from vision.synth.photo import print_photos
+from vision.synth.photo import print_photos, write_teach_folder
 
 TWINS = [f"{c}-{s}" for s in ("6", "9") for c in ("red", "yellow", "green", "blue")]
 NUMERALS = TWINS + [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
@@ -30,9 +29,7 @@ def taught(tmp_path_factory):
     from vision.recognizer import Recognizer
     from vision.teach.teach import teach_folder
     folder = tmp_path_factory.mktemp("twins")
-    for cid, _, img, _ in print_photos("uno", NUMERALS, 1, seed=16, hand=_hand()):
-        (folder / cid).mkdir()
-        cv2.imwrite(str(folder / cid / "0.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    write_teach_folder(folder, "uno", NUMERALS, 1, seed=16, hand=_hand())
     td, report = teach_folder(Recognizer("uno", text=False), folder)
     assert set(td.cards) == set(NUMERALS) and td.white_faces, report.refused
     return td

@@ -752,10 +752,10 @@ class Recognizer:
         turns, and a 6 turned round is a 9 but for the bar under it, which a hand does not draw;
         each corner index is printed upright in its own half turn, so a 6 reads "6" there whichever
         way the card lies (fuse._six_or_nine). Renamed, never made surer."""
-        from .teach.reader import taught_match
+        from .teach.reader import TWINS, taught_match
         said, clear = self._last_text.corner
-        symbol = taught.card.rpartition("-")[2]
-        if symbol not in ("6", "9") or said not in ("6", "9") or clear < STRONG or said == symbol:
+        symbol = self.deck.cards[taught.card].symbol
+        if symbol not in TWINS or said not in TWINS or clear < STRONG or said == symbol:
             return taught
         told = taught_match(self.taught, frame, q.pts, card_bgr, {said})
         return replace(told, confidence=min(told.confidence, taught.confidence)) if np.isfinite(told.best) else taught

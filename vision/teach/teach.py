@@ -115,7 +115,7 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
     as_is = built_in and rec.border is None and not rec.white_faces
     enough = max(PROBE, _look_again(photos, MISSED_AGAIN))
     first, (taught, backs, shapes), stopped = _teach_pass(
-        rec, photos, set_aside, progress, t0,
+        rec, photos, set_aside, progress,
         # as built, the pass stops at the photo that makes enough missed to learn the look again from:
         # those are the photos learned from (_probe takes the first PROBE missed of up to twice as many)
         until=(lambda r: len(_missed(r)) >= enough) if as_is and EARLY_STOP else None)
@@ -135,7 +135,7 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
         # with it where that uses more photos
         border, white = learn_look(rec, _probe([(None, p) for p in missed]))
         if border is None and not white:
-            stopped = _finished(rec, as_built, photos, first, (taught, backs, shapes), stopped, progress, t0)
+            stopped = _finished(rec, as_built, photos, first, (taught, backs, shapes), stopped, progress)
             missed = _missed(first)
         if border is None and not white and WHITE_TRIED and any(_no_colour(why) for _, why in first.refused):
             # (only where something not the card was found as the one card: elsewhere the count is
@@ -147,14 +147,14 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
                 rec.set_border(border)
             else:
                 rec.set_white_faces(True)
-            second, again, _ = _teach_pass(rec, photos, set_aside, progress, t0)
+            second, again, _ = _teach_pass(rec, photos, set_aside, progress)
             # white faces learned again from the photos missed need teach only nearly as many: as built,
             # an inked deck's white cards are found less surely when read (the photos its second look
             # finds again count for it here)
             wins = (lambda n: len(again[0]) >= WHITE_KEEP * n) if white and border is None else (lambda n: len(again[0]) > n)
             if not wins(len(taught) + len(photos) - stopped):
                 # the first pass, stopped early, might yet teach as many: it is taken to its end
-                stopped = _finished(rec, as_built, photos, first, (taught, backs, shapes), stopped, progress, t0)
+                stopped = _finished(rec, as_built, photos, first, (taught, backs, shapes), stopped, progress)
             if wins(len(taught)):
                 first, (taught, backs, shapes) = second, again
             else:
@@ -170,7 +170,7 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
         learned = rec.look
         for other in _looks_besides(rec, as_built, learned):
             rec.set_look(other)
-            second, again, _ = _teach_pass(rec, photos, set_aside, progress, t0)
+            second, again, _ = _teach_pass(rec, photos, set_aside, progress)
             if len(again[0]) > len(taught):
                 first, (taught, backs, shapes), learned = second, again, other
         rec.set_look(learned)
@@ -182,7 +182,7 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
         # those outlines still say the cards are not standard ones
         standard = rec.look
         rec.set_look(replace(standard, aspect=learned))
-        second, again, _ = _teach_pass(rec, photos, set_aside, progress, t0)
+        second, again, _ = _teach_pass(rec, photos, set_aside, progress)
         learned = learned_aspect(_measured(again[2]))
         if learned is not None:
             rec.set_look(replace(standard, aspect=learned))
@@ -226,13 +226,14 @@ def _teach_folder(rec, folder: str | Path, progress=None) -> tuple["object", Rep
     return td, report
 
 
-def _taught_photos(rec, photos: list, report: Report, progress, t0: float,
+def _taught_photos(rec, photos: list, report: Report, progress,
                    into: tuple | None = None, start: int = 0, until=None) -> tuple[tuple[list, list, list], int]:
     """((the taught photos' (card id, prototypes, keypoints), the back's photos' prototypes, the taught
     photos' (index in `photos`, outline's proportions or None: _proportions)), the index of the first
     photo not looked at): each photo's one card found as `rec` looks now, its refusals and the
-    built-in's reading counted in `report`. `into`: the lists of a pass stopped at `start`, extended;
-    `until(report)`: true after a photo, the pass stops there."""
+    built-in's reading counted in `report`; `progress(photos_done, photos_total, cards_done)` after
+    each photo (a _Looks). `into`: the lists of a pass stopped at `start`, extended; `until(report)`:
+    true after a photo, the pass stops there."""
     taught, backs, shapes = into if into is not None else ([], [], [])
     last_of_card = {cid: k for k, (cid, _) in enumerate(photos)}
     cards_done = sum(last_of_card[cid] < start for cid in last_of_card if cid != BACK)
@@ -254,29 +255,29 @@ def _taught_photos(rec, photos: list, report: Report, progress, t0: float,
             report.refused.append((str(path), why))
         cards_done += last_of_card[cid] == k and cid != BACK
         if progress:
-            progress(k + 1, len(photos), cards_done, time.monotonic() - t0)
+            progress(k + 1, len(photos), cards_done)
         if until is not None and until(report):
             return (taught, backs, shapes), k + 1
     return (taught, backs, shapes), len(photos)
 
 
-def _teach_pass(rec, photos: list, set_aside: list, progress, t0: float, until=None) -> tuple[Report, tuple, int]:
+def _teach_pass(rec, photos: list, set_aside: list, progress, until=None) -> tuple[Report, tuple, int]:
     """(a fresh report, _taught_photos' lists, the index of the first photo not looked at) of the
     photos looked at again as `rec` looks now, to the end or `until` (_taught_photos); the report
     starts with the files the folder's scan set aside."""
     report = Report(rec.deck.id, len(rec.deck.cards), refused=list(set_aside))
-    lists, stopped = _taught_photos(rec, photos, report, progress.begin(), t0, until=until)
+    lists, stopped = _taught_photos(rec, photos, report, progress.begin(), until=until)
     return report, lists, stopped
 
 
-def _finished(rec, look, photos: list, report: Report, lists: tuple, stopped: int, progress, t0: float) -> int:
+def _finished(rec, look, photos: list, report: Report, lists: tuple, stopped: int, progress) -> int:
     """A pass stopped early (at `stopped`: _taught_photos) taken to its end under `look`, its `report`
     and `lists` extended; `rec` keeps its look. The number of photos, now looked at."""
     if stopped < len(photos):
         now = rec.look
         rec.set_look(look)
         try:
-            _taught_photos(rec, photos, report, progress.begin(stopped), t0, into=lists, start=stopped)
+            _taught_photos(rec, photos, report, progress.begin(stopped), into=lists, start=stopped)
         finally:
             rec.set_look(now)
     return len(photos)
@@ -295,7 +296,7 @@ class _Looks:
         self.look, self.start, self.t0 = self.look + 1, start, time.monotonic()
         return self
 
-    def __call__(self, done: int, total: int, cards: int, _seconds: float) -> None:
+    def __call__(self, done: int, total: int, cards: int) -> None:
         if self.progress is not None:
             self.progress(done, total, cards, time.monotonic() - self.t0, self.look, self.start)
 
