@@ -217,3 +217,13 @@ def pinned_recognizer(deck: str = "uno", **kw):
     """A recognizer reading with PINNED_NET instead of the shipped symbol network."""
     from vision.recognizer import Recognizer
     return Recognizer(deck, net_path=PINNED_NET, **kw)
+
+
+def inked_uno_hand():
+    """The teach bench's UNO deck drawn by hand in coloured ink on white stock (bench/teach.py's
+    hand rows at seed 5050: corner indices drawn, no bar under 6 and 9)."""
+    import random
+    from dataclasses import replace
+
+    from vision.art.handdrawn import random_hand
+    return replace(random_hand(random.Random("uno/5350")), coloured_in=False)

@@ -1,24 +1,18 @@
 """The ink of a card drawn on white stock: what its colour is read by (teach's ink_votes), with a
 finger or a patch of table over the face left out (colour.blobs_from_edge), and the taught reading
 renamed to the colour the ink shows clearly (the recognizer's INK_TELLS)."""
-import random
-from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.art.handdrawn import random_hand
 from vision.locate import Quad
 from vision.read.colour import blobs_from_edge
 from vision.synth.photo import print_photos, write_teach_folder
 
+from helpers import inked_uno_hand
+
 NUMERALS = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
-HAND = "uno/5350"      # the teach bench's inked UNO deck
-
-
-def _hand():
-    return replace(random_hand(random.Random(HAND)), coloured_in=False)
 
 
 def _white_face_with_finger() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -67,7 +61,7 @@ def test_a_finger_over_a_card_in_thin_ink_no_longer_outvotes_its_ink(white_rec, 
     import vision.teach.teach as teach
     own = {True: [], False: []}
     for seed in (100, 101, 102):
-        for cid, _, img, quad in print_photos("uno", NUMERALS, 1, seed=seed, hand=_hand(), held=1.0):
+        for cid, _, img, quad in print_photos("uno", NUMERALS, 1, seed=seed, hand=inked_uno_hand(), held=1.0):
             q = Quad(np.float32(quad), 1.0)
             for away in (True, False):
                 monkeypatch.setattr(teach, "FINGERS_AWAY", away)
@@ -83,7 +77,7 @@ def taught_numerals(tmp_path_factory):
     from vision.recognizer import Recognizer
     from vision.teach.teach import teach_folder
     folder = tmp_path_factory.mktemp("inked")
-    write_teach_folder(folder, "uno", NUMERALS, 1, seed=16, hand=_hand())
+    write_teach_folder(folder, "uno", NUMERALS, 1, seed=16, hand=inked_uno_hand())
     td, report = teach_folder(Recognizer("uno", text=False), folder)
     assert set(td.cards) == set(NUMERALS) and td.white_faces, report.refused
     return td
@@ -97,7 +91,7 @@ def test_an_unsure_reading_of_a_colour_the_ink_does_not_show_is_renamed_to_the_i
     from vision.teach.deck import Match
     from vision.rectify import warp_card
     rec = Recognizer("uno", taught=taught_numerals, text=False)
-    (cid, _, img, quad), = [s for s in print_photos("uno", ["blue-7"], 1, seed=100, hand=_hand(), held=1.0)]
+    (cid, _, img, quad), = [s for s in print_photos("uno", ["blue-7"], 1, seed=100, hand=inked_uno_hand(), held=1.0)]
     q = Quad(np.float32(quad), 1.0)
     card_bgr = warp_card(img, q.pts)
     red = Match("red-7", 0.3, 1.0, 1.2, "blue-7")
@@ -143,6 +137,6 @@ def test_a_face_without_coloured_ink_is_no_card_of_a_deck_drawn_on_white_stock(t
     monkeypatch.setattr(recognizer, "INKLESS_NONE", True)
     assert rec._identify(img, q, warp_card(img, q.pts)) == (None, 0.0)
     # an inked card's own face is read as before
-    (cid, _, card_img, card_quad), = print_photos("uno", ["blue-7"], 1, seed=100, hand=_hand())
+    (cid, _, card_img, card_quad), = print_photos("uno", ["blue-7"], 1, seed=100, hand=inked_uno_hand())
     c = Quad(np.float32(card_quad), 1.0)
     assert rec._identify(card_img, c, warp_card(card_img, c.pts))[0] == "blue-7"

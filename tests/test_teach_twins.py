@@ -2,25 +2,18 @@
 hand draws no bar under the numeral, so the two are each other's prototypes but for the corner
 indices. A corner index read clearly names which (each is upright in its own half turn): the
 recognizer's CORNER_TELLS renames the taught reading to it."""
-import random
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from vision.art.handdrawn import random_hand
 from vision.locate import Quad
 from vision.synth.photo import print_photos, write_teach_folder
 
+from helpers import inked_uno_hand
+
 TWINS = [f"{c}-{s}" for s in ("6", "9") for c in ("red", "yellow", "green", "blue")]
 NUMERALS = TWINS + [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
-HAND = "uno/5350"      # the teach bench's inked UNO deck: corner indices drawn, no bar under 6 and 9
-
-
-def _hand():
-    hand = replace(random_hand(random.Random(HAND)), coloured_in=False)
-    assert hand.corners
-    return hand
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +22,8 @@ def taught(tmp_path_factory):
     from vision.recognizer import Recognizer
     from vision.teach.teach import teach_folder
     folder = tmp_path_factory.mktemp("twins")
-    write_teach_folder(folder, "uno", NUMERALS, 1, seed=16, hand=_hand())
+    assert inked_uno_hand().corners        # the hand draws corner indices: what the rule reads
+    write_teach_folder(folder, "uno", NUMERALS, 1, seed=16, hand=inked_uno_hand())
     td, report = teach_folder(Recognizer("uno", text=False), folder)
     assert set(td.cards) == set(NUMERALS) and td.white_faces, report.refused
     return td
@@ -42,7 +36,7 @@ def test_a_taught_6_or_9_is_named_by_its_corner_index(taught, monkeypatch):
     import vision.recognizer as recognizer
     from vision.recognizer import CONFIRM_THRESHOLD, Recognizer
     shots = [(cid, img) for seed in (100, 101, 102)
-             for cid, _, img, _ in print_photos("uno", TWINS, 1, seed=seed, hand=_hand())]
+             for cid, _, img, _ in print_photos("uno", TWINS, 1, seed=seed, hand=inked_uno_hand())]
     got = {}
     for on in (False, True):
         monkeypatch.setattr(recognizer, "CORNER_TELLS", on)
@@ -67,7 +61,7 @@ def test_the_corner_renames_only_a_6_or_9_it_reads_as_the_other(taught):
     from vision.rectify import warp_card
     from vision.teach.deck import Match
     rec = Recognizer("uno", taught=taught)
-    (cid, _, img, quad), = print_photos("uno", ["blue-6"], 1, seed=101, hand=_hand())
+    (cid, _, img, quad), = print_photos("uno", ["blue-6"], 1, seed=101, hand=inked_uno_hand())
     q = Quad(np.float32(quad), 1.0)
     card_bgr = warp_card(img, q.pts)
     rec._last_text = rec.text_reader.read_card(warp_card(img, q.pts, (CARD_W, CARD_H)))

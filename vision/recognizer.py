@@ -325,6 +325,7 @@ class Recognizer:
         self._last_shape: str | None = None   # ... and the symbol its shape readers (glyph model, network) favoured
         self._last_shape_share = 0.0          # ... and their share for it
         self._last_glare = False   # ... and whether its centre lay under glare (GLARE)
+        self._inks: dict = {}      # ... and the ink votes its rules looked at, by quad (_ink_votes)
         # a deck taught from photos (vision/teach/, `tableref teach`): read first, built-in as fallback
         self.taught = taught
         if taught is not None and taught.deck != self.deck.id:
@@ -701,6 +702,7 @@ class Recognizer:
         self._last_glare = False
         self._last_builtin = None
         self._last_back = False
+        self._inks = {}
         if self.taught is not None:
             from .teach.reader import ALONE, combine, taught_match, twin, unbarred
             # (a "back" taken for a taught face was matched already, at this very quad unless it was snapped)
@@ -738,8 +740,8 @@ class Recognizer:
         if TAUGHT_LOCAL and conf < CONFIRM_THRESHOLD and frame is not None:
             card, conf = self._locally_checked(frame, q, card, conf)
         if INKLESS_NONE and self.white_faces and frame is not None and self._colours.get(card) is not None:
-            from .teach.teach import INKLESS, ink_votes
-            if ink_votes(self, frame, q)["coloured"] < INKLESS:
+            from .teach.teach import INKLESS
+            if self._ink_votes(frame, q)["coloured"] < INKLESS:
                 # no ink on it: on a deck drawn on white stock, a note of lined paper, not a card (one
                 # beside an inked yellow 0 went out as the green 3 at 0.87, sure; teach refuses such
                 # outlines the same way: teach.one_card)
@@ -771,11 +773,11 @@ class Recognizer:
         finger's votes stay in). A card of no colour (a wild) is left: its ink is every colour.
         Renamed, never made surer."""
         from .teach.reader import taught_match
-        from .teach.teach import INKLESS, ink_votes
+        from .teach.teach import INKLESS
         colour = self._colours.get(taught.card)
         if colour is None:
             return taught
-        votes = ink_votes(self, frame, q)
+        votes = self._ink_votes(frame, q)
         clear = [c for c, v in votes["votes"].items() if v >= INK_CLEAR]
         if votes["coloured"] < INKLESS or not clear or clear[0] == colour:
             return taught
@@ -828,8 +830,16 @@ class Recognizer:
         may be): teach's OWN_COLOUR of its coloured pixels at least, as a teach photo's card must."""
         if colour is None:
             return True
-        from .teach.teach import OWN_COLOUR, ink_votes
-        return ink_votes(self, frame, q)["votes"].get(colour, 0.0) >= OWN_COLOUR
+        from .teach.teach import OWN_COLOUR
+        return self._ink_votes(frame, q)["votes"].get(colour, 0.0) >= OWN_COLOUR
+
+    def _ink_votes(self, frame: np.ndarray, q: Quad) -> dict:
+        """teach's ink_votes of the face at `q`, once a reading (a warp and the edge's blobs each time)."""
+        key = q.pts.tobytes()
+        if key not in self._inks:
+            from .teach.teach import ink_votes
+            self._inks[key] = ink_votes(self, frame, q)
+        return self._inks[key]
 
     def _verified(self, frame: np.ndarray, q: Quad, card_bgr: np.ndarray, memo: dict | None = None):
         """(quad, its warp, verdict): the quad as given when it verifies well as a whole card, else
