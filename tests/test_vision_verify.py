@@ -8,6 +8,7 @@ two thirds) is in view."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -333,3 +334,38 @@ def test_a_verdict_kept_for_a_frame_is_the_verdict_and_is_kept_per_outline_and_l
     assert verify_once(memo, img, QUAD, white) is not v                   # another look: its own verdict
     assert len(memo) == 3
     assert verify_once(None, img, QUAD) == v                              # no memo: worked out afresh
+
+
+def _inked_card_on_a_grey_desk() -> np.ndarray:
+    """A card of white stock with a blue 7 drawn in marker, on an even pale grey desk."""
+    img = np.full((300, 360, 3), (168, 172, 178), np.uint8)
+    img = (img + np.random.default_rng(0).normal(0, 3, img.shape)).clip(0, 255).astype(np.uint8)
+    cv2.rectangle(img, (70, 60), (181, 233), (236, 238, 240), -1)
+    cv2.line(img, (135, 110), (170, 110), (200, 80, 20), 5)
+    cv2.line(img, (170, 110), (142, 190), (200, 80, 20), 5)
+    return img
+
+
+def test_on_white_stock_an_outline_off_the_cards_edge_verifies_worse_than_the_cards_own():
+    """A face drawn on white stock is white inside, so its margin alone cannot tell the card from a
+    pale desk: an outline half on the desk verified exactly as well as the card's own (0.999 both,
+    before edge_steps). The step across each side tells: the card's own outline steps 58-61 (CIELAB)
+    on every side; the one half off it steps under EDGE_STEP on its long sides (one on the blank
+    card, one on the desk), its short sides running half along the card's edge."""
+    img = _inked_card_on_a_grey_desk()
+    beside = QUAD + np.float32([56, 0])          # its left side on the card's blank right half
+    look = CardLook(even_border=False, white_faces=True)
+    assert min(verify.edge_steps(img, QUAD)) > 50
+    assert sum(s < verify.EDGE_STEP for s in verify.edge_steps(img, beside)) == 2
+    own, off = verify_quad(img, QUAD, look), verify_quad(img, beside, look)
+    assert own.ok and own.score > 0.99
+    assert off.ok and off.score < own.score - 0.04   # 2 sides of 4 without a step: half of EDGE_COST
+    # a printed deck's look is judged by its coloured face, as before: no step measured
+    assert verify_quad(img, beside, CardLook(even_border=False)).score == verify_quad(
+        img, beside, replace(look, white_faces=False)).score
+
+
+def test_a_side_beyond_the_picture_has_no_step_and_is_left_out():
+    img = _inked_card_on_a_grey_desk()
+    steps = verify.edge_steps(img, np.float32([[-40, 60], [181, 60], [181, 233], [-40, 233]]))
+    assert len(steps) == 3 and min(steps) > 50

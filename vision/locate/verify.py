@@ -114,6 +114,12 @@ WEAK_COST = 0.4                # WEAK_COST per unit short. The mean over the sid
                                # black-edged prints). Not on white: there a finger or a paper over a side costs
                                # the card's own outline as much, and transplant seeds 2468 and 1357 moved both
                                # ways (2 gained, 2 lost, 4 fewer sure)
+EDGE_COST = 0.1                # on a deck drawn on white stock, the score lost as the share of sides in view
+                               # without a step across the outline goes to all of them (edge_steps) ...
+EDGE_STEP = 15.0               # ... a step this large at least (CIELAB, 8-bit: an inked UNO hand's true outlines
+                               # on the teach bench's tables, 111 of 120 over it on every side, 1 on 3 sides)
+EDGE_PART = 0.75               # ... at this quantile of its points (a finger across part of a side steps little there)
+EDGE_OFFSET = 0.03             # ... measured this share of the short side inside and outside the outline
 MIN_INSIDE = 0.65              # the share of the quad's area that must lie in the picture: a card held
                                # close runs off it by a corner, or by both ends when it fills the picture
                                # upright (its short side 90% of a 4:3 picture's: 28% out), and the sides in
@@ -463,7 +469,41 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         # outline a third too big all round verified 0.997 (the desk passes for margin) against the
         # card's own 0.993, and was read (bench/teach.py, a dino2 whale-rabbit)
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
+    if look.white_faces and EDGE_COST:
+        # a card drawn on white stock has no coloured face to tell its margin from a pale table by:
+        # an outline across an even grey desk verified as a white card (0.998 round an inked blue 7
+        # and the desk beside it, the card's own outline 0.993). A card's outline lies on its edge:
+        # the picture steps there from the card to what it lies on, in brightness or colour
+        steps = edge_steps(bgr, quad)
+        score *= 1.0 - EDGE_COST * sum(s < EDGE_STEP for s in steps) / max(len(steps), 1)
     return Verdict(True, float(np.clip(score, 0.0, 1.0)), weakest=float(min(sides_seen)))
+
+
+def edge_steps(bgr: np.ndarray, quad: np.ndarray, n: int = 24) -> list[float]:
+    """Each side in view of `quad`: the median step (CIELAB distance) across it, between points just
+    inside and just outside (EDGE_OFFSET of the short side, 2 pixels at least), sampled along its middle
+    four fifths. A side with under a third of its points in the picture is left out."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    h, w = bgr.shape[:2]
+    centre = q.mean(axis=0)
+    off = max(2.0, EDGE_OFFSET * float(side_lengths(q).min()))
+    t = np.linspace(0.1, 0.9, n, dtype=np.float32)[:, None]
+    steps = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        normal = np.float32([a[1] - b[1], b[0] - a[0]])
+        normal /= float(np.linalg.norm(normal)) + 1e-9
+        if float(np.dot(centre - (a + b) / 2, normal)) < 0:
+            normal = -normal                       # pointing into the card
+        along = a + (b - a) * t
+        inner, outer = np.rint(along + normal * off).astype(int), np.rint(along - normal * off).astype(int)
+        ok = np.all((inner >= 0) & (outer >= 0) & (inner < (w, h)) & (outer < (w, h)), axis=1)
+        if ok.sum() < n // 3:
+            continue
+        pair = np.stack([bgr[inner[ok, 1], inner[ok, 0]], bgr[outer[ok, 1], outer[ok, 0]]])
+        lab = cv2.cvtColor(pair.astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+        steps.append(float(np.percentile(np.linalg.norm(lab[0] - lab[1], axis=1), EDGE_PART * 100)))
+    return steps
 
 
 def verify_once(memo: dict | None, bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> Verdict:
