@@ -172,8 +172,6 @@ AROUND_MOST = 1          # ... for this many unsure readings of a photo at most 
 AROUND_LEAD = 0.05       # ... and an outline found there that reads this much more surely takes its place (_taught_around)
 AROUND_WEAK = 0.1        # ... and names another card only where the reading was this weak (its outline matched no taught
                          # photo: not the card's); a reading surer than it, its outline moved a little, may be another card
-AROUND_CLEAR = 0.5       # ... or where the outline found reads this surely, and ...
-AROUND_TIMES = 3         # ... this many times as surely as the reading
 AROUND_OVERLAP = 0.5     # ... one of the two outlines this much inside the other (the same card, not one beside it)
 AROUND_SAME = 0.9        # ... an outline overlapping one read already this closely is not read again
 PIECE_OF_CARD = 0.35     # a taught deck's reading inside another one read, under this share of its area, is a piece of
@@ -1263,7 +1261,7 @@ class Recognizer:
                 seen.append(q.pts)
                 self._taught_backs = []      # (an outline read as the taught back here is no back found)
                 for c in self._read_warped([(q, warp_card(bgr, q.pts))], bgr, memo):
-                    if c.confidence > best.confidence + AROUND_LEAD and (c.card == r.card or r.confidence < AROUND_WEAK or c.confidence >= max(AROUND_CLEAR, AROUND_TIMES * r.confidence)):
+                    if c.confidence > best.confidence + AROUND_LEAD and (c.card == r.card or r.confidence < AROUND_WEAK):
                         best = c
             self._taught_backs = backs
             out.append(best)
