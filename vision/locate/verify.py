@@ -117,7 +117,7 @@ WEAK_COST = 0.4                # WEAK_COST per unit short. The mean over the sid
 EDGE_COST = 0.1                # on a deck drawn on white stock, the score lost as the share of sides in view
                                # without a step across the outline goes to all of them (edge_steps) ...
 EDGE_STEP = 15.0               # ... a step this large at least (CIELAB, 8-bit: an inked UNO hand's true outlines
-                               # on the teach bench's tables, 111 of 120 over it on every side, 1 on 3 sides)
+                               # on the teach bench's tables, 118 of 120 over it on every side, 2 on 3 sides)
 EDGE_PART = 0.75               # ... at this quantile of its points (a finger across part of a side steps little there)
 EDGE_OFFSET = 0.03             # ... measured this share of the short side inside and outside the outline
 MIN_INSIDE = 0.65              # the share of the quad's area that must lie in the picture: a card held
