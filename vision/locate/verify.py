@@ -471,8 +471,8 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
         score *= 1.0 - DEPTH_COST * sum(1 for d, v in zip(depths, (seen[0], seen[2])) if v and not d)
     if look.white_faces and EDGE_COST:
         # a card drawn on white stock has no coloured face to tell its margin from a pale table by:
-        # an outline across an even grey desk verified as a white card (0.998 round an inked blue 7
-        # and the desk beside it, the card's own outline 0.993). A card's outline lies on its edge:
+        # an outline across an even grey desk verified as a white card (0.999 round half an inked
+        # blue 7 and the desk beside it, the card's own outline 0.937). A card's outline lies on its edge:
         # the picture steps there from the card to what it lies on, in brightness or colour
         steps = edge_steps(bgr, quad)
         score *= 1.0 - EDGE_COST * sum(s < EDGE_STEP for s in steps) / max(len(steps), 1)
@@ -480,9 +480,10 @@ def verify_quad(bgr: np.ndarray, quad: np.ndarray, look: CardLook = PRINTED) -> 
 
 
 def edge_steps(bgr: np.ndarray, quad: np.ndarray, n: int = 24) -> list[float]:
-    """Each side in view of `quad`: the median step (CIELAB distance) across it, between points just
-    inside and just outside (EDGE_OFFSET of the short side, 2 pixels at least), sampled along its middle
-    four fifths. A side with under a third of its points in the picture is left out."""
+    """Each side in view of `quad`: the step (CIELAB distance) across it, between `n` pairs of points
+    just inside and just outside (EDGE_OFFSET of the short side, 2 pixels at least) along its middle
+    four fifths, at the EDGE_PART quantile of the pairs. A side with under a third of its pairs in the
+    picture is left out."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     h, w = bgr.shape[:2]
     centre = q.mean(axis=0)
