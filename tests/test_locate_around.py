@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.art.handdrawn import HandStyle, draw_card
-from vision.locate.around import outlines_around, paper, segmented
+from vision.locate.around import brighter, enclosed, outlines_around, paper, segmented
 from vision.locate.edges import snap_to_edges
 from vision.locate.quad import quad_iou
 
@@ -79,3 +79,53 @@ def test_a_box_filling_the_picture_leaves_grabcut_nothing_to_learn_and_no_error(
     beyond = truth + np.float32([300, 0])
     for q in outlines_around(img, beyond):
         assert (q.pts >= -1).all()
+
+
+def _card_on(desk: np.ndarray, angle: float = 25.0, scale: float = 0.8, light: float = 1.0
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The orange skip drawn in ink, turned `angle` degrees and shrunk by `scale`, lying in the middle
+    of `desk` (640 x 480, BGR) lit by `light` (its brightness' share of the desk's light), and its outline."""
+    face = draw_card("orange-skip", "dino2", INK, seed=3)
+    rgb, alpha = face[..., :3][..., ::-1].astype(np.float32), face[..., 3:].astype(np.float32) / 255
+    h, w = face.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    dst = ((src - [w / 2, h / 2]) * scale) @ np.float32([[c, s], [-s, c]]) + [320, 240]
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    card = cv2.warpPerspective(rgb, m, (640, 480)) * light
+    a = cv2.warpPerspective(alpha, m, (640, 480))[..., None]
+    return (desk.astype(np.float32) * (1 - a) + card * a).astype(np.uint8), dst.astype(np.float32)
+
+
+EVERYTHING = np.float32([[0, 0], [639, 0], [639, 479], [0, 479]])
+
+
+def test_a_card_on_a_pale_desk_outlined_with_the_whole_picture_is_found_inside_it():
+    # the detector's box round a white card on a pale desk may take in the whole picture, and verify
+    # (white wherever it lies): GrabCut has no table outside it to learn from, and the region's pale
+    # pixels are the desk and the card at once; the card is the brightest of them
+    yy, xx = np.mgrid[0:480, 0:640]
+    desk = np.clip(np.dstack([200 + 0.03 * xx] * 3) + np.float32([0, 8, 4]), 0, 255).astype(np.uint8)
+    img, truth = _card_on(desk)
+    assert segmented(img, EVERYTHING) == []
+    assert not any(quad_iou(q.pts, truth) > 0.8 for q in paper(img, EVERYTHING))
+    found = brighter(img, EVERYTHING)
+    assert found and max(quad_iou(q.pts, truth) for q in found) > 0.9
+    assert max(quad_iou(q.pts, truth) for q in outlines_around(img, EVERYTHING)) > 0.9
+
+
+def test_a_card_as_bright_as_the_sheet_beside_it_is_found_by_the_edges_it_steps_at():
+    # a card lying on a sheet of white paper, curled away from the lamp and so a little darker than the
+    # sheet: by brightness the card is the sheet's darker part, or one with it; its edge steps all round
+    desk = np.full((480, 640, 3), (60, 70, 80), np.uint8)
+    desk[40:440, 120:520] = 255                        # the sheet
+    img, truth = _card_on(desk, angle=15, scale=0.7, light=0.88)
+    rough = np.float32([[120, 40], [520, 40], [520, 440], [120, 440]])     # the sheet's own outline
+    assert not any(quad_iou(q.pts, truth) > 0.8 for q in segmented(img, rough) + paper(img, rough))
+    found = enclosed(img, rough)
+    assert found and max(quad_iou(q.pts, truth) for q in found) > 0.9
+
+
+def test_nothing_inside_a_box_on_a_plain_desk():
+    plain = np.full((480, 640, 3), (200, 205, 210), np.uint8)
+    assert brighter(plain, EVERYTHING) == [] and enclosed(plain, EVERYTHING) == []

@@ -172,6 +172,7 @@ AROUND_MOST = 1          # ... for this many unsure readings of a photo at most 
 AROUND_LEAD = 0.05       # ... and an outline found there that reads this much more surely takes its place (_taught_around)
 AROUND_WEAK = 0.1        # ... and names another card only where the reading was this weak (its outline matched no taught
                          # photo: not the card's); a reading surer than it, its outline moved a little, may be another card
+AROUND_UNREAD = 2        # ... and where nothing was read, round this many of the faces found whose outlines did not verify
 AROUND_OVERLAP = 0.5     # ... one of the two outlines this much inside the other (the same card, not one beside it)
 AROUND_SAME = 0.9        # ... an outline overlapping one read already this closely is not read again
 PIECE_OF_CARD = 0.35     # a taught deck's reading inside another one read, under this share of its area, is a piece of
@@ -1231,6 +1232,8 @@ class Recognizer:
             backs += [b for b in taught_backs if all(quad_iou(b.pts, q.pts) < 0.5 for q in backs)]
         if close_ups and TAUGHT_AROUND and self.taught is not None:
             readings = self._taught_around(bgr, readings, memo)
+            if not readings and AROUND_UNREAD:
+                readings = self._around_unread(bgr, faces[:AROUND_UNREAD], memo)
         return readings, backs
 
     def _taught_around(self, bgr: np.ndarray, readings: list[Reading], memo: dict) -> list[Reading]:
@@ -1239,8 +1242,8 @@ class Recognizer:
         picture round the card at a slant, or round the card and a sheet of paper beneath, and verify
         (white about it wherever it lies); the card read there matches no taught photo well. Round an
         unsure reading's outline the card is looked for again (locate/around.py: GrabCut seeded with
-        it, the local pale pixels), and an outline found there that reads AROUND_LEAD more surely takes
-        its place. First, a reading lying inside another, a fraction of its size (a letter of a card's
+        it, the local pale pixels; inside it, the brightest pale pixels and the regions its edges
+        enclose), and an outline found there that reads AROUND_LEAD more surely takes its place. First, a reading lying inside another, a fraction of its size (a letter of a card's
         name verifies as a small white card), is a piece of that card. Teach bench, the DINO 2 deck drawn
         in coloured ink taught from one photo a card: 176 readings, 155 -> 161 right, none wrong and
         sure (docs/teach.md, "Outlines looked for again")."""
@@ -1253,20 +1256,36 @@ class Recognizer:
                 out.append(r)
                 continue
             looked += 1
-            seen, best = [r.quad.pts], r
-            for q in outlines_around(bgr, r.quad.pts, self.look.aspect):
-                if max(share_inside(q.pts, r.quad.pts), share_inside(r.quad.pts, q.pts)) < AROUND_OVERLAP or \
-                        any(quad_iou(q.pts, s) >= AROUND_SAME for s in seen):
-                    continue
-                seen.append(q.pts)
-                self._taught_backs = []      # (an outline read as the taught back here is no back found)
-                for c in self._read_warped([(q, warp_card(bgr, q.pts))], bgr, memo):
-                    if c.confidence > best.confidence + AROUND_LEAD and (c.card == r.card or r.confidence < AROUND_WEAK):
-                        best = c
-            self._taught_backs = backs
-            out.append(best)
+            out.append(self._looked_around(bgr, r.quad, r, memo) or r)
         out.sort(key=Reading.rank, reverse=True)
         return out
+
+    def _looked_around(self, bgr: np.ndarray, q0: Quad, r: Reading | None, memo: dict) -> Reading | None:
+        """The reading of an outline found round `q0` (outlines_around) that reads AROUND_LEAD more
+        surely than `r` (None: than nothing), and names `r`'s card unless `r` was under AROUND_WEAK;
+        None where none does."""
+        seen, best, backs = [q0.pts], None, self._taught_backs
+        floor = r.confidence if r is not None else 0.0
+        for q in outlines_around(bgr, q0.pts, self.look.aspect):
+            if max(share_inside(q.pts, q0.pts), share_inside(q0.pts, q.pts)) < AROUND_OVERLAP or \
+                    any(quad_iou(q.pts, s) >= AROUND_SAME for s in seen):
+                continue
+            seen.append(q.pts)
+            self._taught_backs = []      # (an outline read as the taught back here is no back found)
+            for c in self._read_warped([(q, warp_card(bgr, q.pts))], bgr, memo):
+                if c.confidence > max(floor, best.confidence if best else 0.0) + AROUND_LEAD and \
+                        (r is None or c.card == r.card or r.confidence < AROUND_WEAK):
+                    best = c
+        self._taught_backs = backs
+        return best
+
+    def _around_unread(self, bgr: np.ndarray, faces: list[Quad], memo: dict) -> list[Reading]:
+        """With a taught deck and nothing read: the card looked for round the outlines the detector
+        found as faces that did not verify (its box round a card drawn on white stock may lie at
+        another slant, or take in the table about it, and run off the picture). The best reading found
+        round them, if any."""
+        found = [c for c in (self._looked_around(bgr, q, None, memo) for q in faces) if c is not None]
+        return sorted(found, key=Reading.rank, reverse=True)[:1]
 
     def _taught_face(self, bgr: np.ndarray, q: Quad, card_bgr: np.ndarray) -> bool:
         """Whether a "back" is a face of the taught deck: as near one of its cards as TAUGHT_NEAR

@@ -12,6 +12,15 @@ pale thing there, and two looks separate it from the table without knowing how t
   threshold of brightness (the whole picture's threshold follows its brightest glare or its darkest
   corner, which a local one ignores).
 
+Both fail where the box takes in the card *and* as much pale surface as card: a box round the card and a
+pale desk (or the whole picture, which leaves GrabCut no table to learn from), or round the card and the
+sheet of paper it lies on. Inside such a box two more looks find the card by what it alone has:
+
+- `brighter`: the box's pale pixels brighter than each of LEVELS of their own quantiles: white stock is
+  the brightest pale thing on a pale desk or a sheet of paper, and at some level it stands apart;
+- `enclosed`: the regions the picture's edges enclose inside the box (Canny at three strengths on the
+  lightness): a card as bright as what it lies on still steps to it all round its edge.
+
 Each mask's card-shaped regions are outlines (contour.find_cards). Which of them, if any, is the card
 is for the caller to judge: Recognizer reads them and keeps the one a taught deck knows best.
 """
@@ -35,9 +44,19 @@ RNG_SEED = 12345
 OPEN = np.ones((5, 5), np.uint8)   # the paper mask's lone pixels and thin lines (ruled paper, a finger's rim) taken off
 
 
+INNER_GROW = 0.05    # brighter's and enclosed's region: the rough outline's box grown by this share each way
+INNER_MIN = 0.01     # ... and the least share of the picture an outline found there covers
+LEVELS = (0.5, 0.65, 0.8, 0.9)   # brighter's thresholds: these quantiles of the region's pale pixels' brightness
+INNER_SAT = 110      # ... pale: at most this saturation (PAPER_SAT's stock under a coloured lamp)
+CANNY = ((8, 24), (16, 48), (30, 90))   # enclosed's edge strengths (lightness, 8-bit): faint steps first
+THIN = np.ones((3, 3), np.uint8)         # ... its edges thickened by this, so that a gap of a pixel closes
+
+
 def outlines_around(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> list[Quad]:
-    """Card-shaped outlines found round the rough outline `quad` (segmented, then paper)."""
-    return segmented(bgr, quad, card_aspect) + paper(bgr, quad, card_aspect)
+    """Card-shaped outlines found round the rough outline `quad` (segmented, paper), then inside it
+    (brighter, enclosed)."""
+    return (segmented(bgr, quad, card_aspect) + paper(bgr, quad, card_aspect)
+            + brighter(bgr, quad, card_aspect) + enclosed(bgr, quad, card_aspect))
 
 
 def segmented(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> list[Quad]:
@@ -84,6 +103,52 @@ def paper(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -
         full[y0:y1, x0:x1] = np.where((hsv[..., 2] > split) & (hsv[..., 1] <= most), 255, 0)
         full = cv2.morphologyEx(full, cv2.MORPH_OPEN, OPEN)
         out += find_cards(bgr, max_area_frac=0.95, min_score=MIN_SCORE, mask=full, card_aspect=card_aspect)
+    return out
+
+
+def brighter(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> list[Quad]:
+    """Outlines of the pale pixels inside `quad`'s box (INNER_GROW) brighter than each of LEVELS of
+    their own quantiles."""
+    h, w = bgr.shape[:2]
+    x0, y0, x1, y1 = _box(quad, INNER_GROW, w, h)
+    if min(x1 - x0, y1 - y0) < 16:
+        return []
+    hsv = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+    value = cv2.GaussianBlur(hsv[..., 2], (5, 5), 0)
+    pale = hsv[..., 1] <= INNER_SAT
+    if not pale.any():
+        return []
+    out: list[Quad] = []
+    for level in np.quantile(value[pale], LEVELS):
+        full = np.zeros((h, w), np.uint8)
+        full[y0:y1, x0:x1] = np.where(pale & (value > level), 255, 0)
+        full = cv2.morphologyEx(full, cv2.MORPH_OPEN, OPEN)
+        out += find_cards(bgr, min_area_frac=INNER_MIN, max_area_frac=0.95, min_score=MIN_SCORE, mask=full,
+                          card_aspect=card_aspect)
+    return out
+
+
+def enclosed(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> list[Quad]:
+    """Outlines of the regions that the edges inside `quad`'s box (INNER_GROW) enclose, at each of
+    CANNY's strengths."""
+    h, w = bgr.shape[:2]
+    x0, y0, x1, y1 = _box(quad, INNER_GROW, w, h)
+    if min(x1 - x0, y1 - y0) < 16:
+        return []
+    lightness = cv2.GaussianBlur(cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 0)
+    out: list[Quad] = []
+    for low, high in CANNY:
+        inside = 255 - cv2.dilate(cv2.Canny(lightness, low, high), THIN)
+        # each region on its own: a card's face lies within the ring of its edge, inside the region of
+        # what surrounds it, and a shape's outer contour is that region's
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
+        for k in range(1, n):
+            if stats[k, cv2.CC_STAT_AREA] < INNER_MIN * h * w:
+                continue
+            full = np.zeros((h, w), np.uint8)
+            full[y0:y1, x0:x1][labels == k] = 255
+            out += find_cards(bgr, min_area_frac=INNER_MIN, max_area_frac=0.95, min_score=MIN_SCORE, mask=full,
+                              card_aspect=card_aspect)
     return out
 
 
