@@ -1232,7 +1232,9 @@ class Recognizer:
             backs += [b for b in taught_backs if all(quad_iou(b.pts, q.pts) < 0.5 for q in backs)]
         if close_ups and TAUGHT_AROUND and self.taught is not None:
             readings = self._taught_around(bgr, readings, memo)
-            if not readings and AROUND_UNREAD:
+            if not readings and not backs and AROUND_UNREAD:
+                # (not beside a back: what did not verify there is the back's own oval or a piece of it;
+                # looked round, a printed UNO back's oval read as a taught DINO 2 card at 0.47)
                 readings = self._around_unread(bgr, faces[:AROUND_UNREAD], memo)
         return readings, backs
 
