@@ -168,7 +168,8 @@ ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 TAUGHT_AROUND = True     # a taught deck's unsure reading has its card looked for again round its outline (locate/around.py)
-AROUND_MOST = 1          # ... for this many unsure readings of a photo at most (2: the same cards read, 5% more time) ...
+AROUND_MOST = 2          # ... for this many unsure readings of a photo at most (1 until session 73: the looks inside an
+                         # outline made the second worth it, held-out inked UNO hands 809 -> 813 of 864, 3-7% more CPU) ...
 AROUND_LEAD = 0.05       # ... and an outline found there that reads this much more surely takes its place (_taught_around)
 AROUND_WEAK = 0.1        # ... and names another card only where the reading was this weak (its outline matched no taught
                          # photo: not the card's); a reading surer than it, its outline moved a little, may be another card
