@@ -227,3 +227,21 @@ def inked_uno_hand():
 
     from vision.art.handdrawn import random_hand
     return replace(random_hand(random.Random("uno/5350")), coloured_in=False)
+
+
+def card_lying_on(face, desk, angle: float = 0.0, scale: float = 1.0, light: float = 1.0):
+    """(`desk` (BGR) with `face` (an RGBA card in vision.art.render_card's format) lying on it, turned
+    `angle` degrees about the picture's centre, shrunk by `scale`, its brightness `light` of its own;
+    the card's outline, float32 4 x 2)."""
+    import cv2
+    import numpy as np
+    rgb, alpha = face[..., :3][..., ::-1].astype(np.float32), face[..., 3:].astype(np.float32) / 255
+    h, w = face.shape[:2]
+    height, width = desk.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    dst = (((src - [w / 2, h / 2]) * scale) @ np.float32([[c, s], [-s, c]]) + [width / 2, height / 2]).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    card = cv2.warpPerspective(rgb, m, (width, height)) * light
+    a = cv2.warpPerspective(alpha, m, (width, height))[..., None]
+    return np.clip(desk.astype(np.float32) * (1 - a) + card * a, 0, 255).astype(np.uint8), dst

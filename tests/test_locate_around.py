@@ -1,6 +1,5 @@
 """Outlines looked for again round a rough one (vision/locate/around.py): a card drawn on white stock
 lying at a slant on a checked cloth, boxed square to the picture as the detector boxes such a card."""
-import cv2
 import numpy as np
 import pytest
 
@@ -8,6 +7,8 @@ from vision.art.handdrawn import HandStyle, draw_card
 from vision.locate.around import brighter, enclosed, outlines_around, paper, segmented
 from vision.locate.edges import snap_to_edges
 from vision.locate.quad import quad_iou
+
+from helpers import card_lying_on
 
 INK = HandStyle(coloured_in=False)
 
@@ -23,17 +24,7 @@ def _cloth(h: int, w: int, pale=(150, 185, 205), square: int = 24) -> np.ndarray
 
 def _card_at_a_slant(angle: float = 35.0, pale=(150, 185, 205)) -> tuple[np.ndarray, np.ndarray]:
     """A photo (640 x 480) of the orange skip drawn in ink, turned `angle` degrees, and its outline."""
-    face = draw_card("orange-skip", "dino2", INK, seed=3)
-    rgb, alpha = face[..., :3][..., ::-1].astype(np.float32), face[..., 3:].astype(np.float32) / 255
-    h, w = face.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-    dst = (src - [w / 2, h / 2]) @ np.float32([[c, s], [-s, c]]) + [320, 240]
-    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    img = _cloth(480, 640, pale).astype(np.float32)
-    card = cv2.warpPerspective(rgb, m, (640, 480))
-    a = cv2.warpPerspective(alpha, m, (640, 480))[..., None]
-    return (img * (1 - a) + card * a).astype(np.uint8), dst.astype(np.float32)
+    return card_lying_on(draw_card("orange-skip", "dino2", INK, seed=3), _cloth(480, 640, pale), angle)
 
 
 def _box(quad: np.ndarray) -> np.ndarray:
@@ -85,16 +76,7 @@ def _card_on(desk: np.ndarray, angle: float = 25.0, scale: float = 0.8, light: f
              ) -> tuple[np.ndarray, np.ndarray]:
     """The orange skip drawn in ink, turned `angle` degrees and shrunk by `scale`, lying in the middle
     of `desk` (640 x 480, BGR) lit by `light` (its brightness' share of the desk's light), and its outline."""
-    face = draw_card("orange-skip", "dino2", INK, seed=3)
-    rgb, alpha = face[..., :3][..., ::-1].astype(np.float32), face[..., 3:].astype(np.float32) / 255
-    h, w = face.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-    dst = ((src - [w / 2, h / 2]) * scale) @ np.float32([[c, s], [-s, c]]) + [320, 240]
-    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    card = cv2.warpPerspective(rgb, m, (640, 480)) * light
-    a = cv2.warpPerspective(alpha, m, (640, 480))[..., None]
-    return (desk.astype(np.float32) * (1 - a) + card * a).astype(np.uint8), dst.astype(np.float32)
+    return card_lying_on(draw_card("orange-skip", "dino2", INK, seed=3), desk, angle, scale, light)
 
 
 EVERYTHING = np.float32([[0, 0], [639, 0], [639, 479], [0, 479]])
@@ -104,7 +86,7 @@ def test_a_card_on_a_pale_desk_outlined_with_the_whole_picture_is_found_inside_i
     # the detector's box round a white card on a pale desk may take in the whole picture, and verify
     # (white wherever it lies): GrabCut has no table outside it to learn from, and the region's pale
     # pixels are the desk and the card at once; the card is the brightest of them
-    yy, xx = np.mgrid[0:480, 0:640]
+    xx = np.mgrid[0:480, 0:640][1]
     desk = np.clip(np.dstack([200 + 0.03 * xx] * 3) + np.float32([0, 8, 4]), 0, 255).astype(np.uint8)
     img, truth = _card_on(desk)
     assert segmented(img, EVERYTHING) == []

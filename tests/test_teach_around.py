@@ -2,7 +2,6 @@
 _looked_around, vision/locate/around.py `brighter` and `enclosed`): a card drawn on white stock lying on a
 pale desk, whose outline the detector may draw round the whole picture, where it verifies (white
 wherever it lies) and the face warped from it matches no taught photo."""
-import cv2
 import numpy as np
 import pytest
 
@@ -11,7 +10,7 @@ from vision.locate import Quad
 from vision.locate.quad import quad_iou
 from vision.synth.photo import write_teach_folder
 
-from helpers import inked_uno_hand
+from helpers import card_lying_on, inked_uno_hand
 
 NUMERALS = [f"{c}-{s}" for s in ("1", "7", "8") for c in ("red", "yellow", "green", "blue")]
 SEED = 16
@@ -35,18 +34,9 @@ def _on_a_pale_desk(cid: str, angle: float = 25.0) -> tuple[np.ndarray, np.ndarr
     (640 x 480: 205 at the left edge to as white as the card at the right), and its outline. The
     region's pale pixels split at their Otsu threshold (around.paper) take in the card and the desk's
     brighter half together."""
-    face = draw_card(cid, "uno", inked_uno_hand(), seed=SEED, size=(224, 348))
-    rgb, alpha = face[..., :3][..., ::-1].astype(np.float32), face[..., 3:].astype(np.float32) / 255
-    h, w = face.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-    dst = ((src - [w / 2, h / 2]) * 0.8) @ np.float32([[c, s], [-s, c]]) + [320, 240]
-    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
     xx = np.mgrid[0:480, 0:640][1].astype(np.float32)
     desk = np.dstack([205 + 0.07 * xx] * 3) + np.float32([0, 4, 2])
-    card = cv2.warpPerspective(rgb, m, (640, 480))
-    a = cv2.warpPerspective(alpha, m, (640, 480))[..., None]
-    return np.clip(desk * (1 - a) + card * a, 0, 255).astype(np.uint8), dst.astype(np.float32)
+    return card_lying_on(draw_card(cid, "uno", inked_uno_hand(), seed=SEED, size=(224, 348)), desk, angle, 0.8)
 
 
 @pytest.mark.parametrize("cid", ["blue-7", "red-8"])

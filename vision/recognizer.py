@@ -1246,8 +1246,9 @@ class Recognizer:
         (white about it wherever it lies); the card read there matches no taught photo well. Round an
         unsure reading's outline the card is looked for again (locate/around.py: GrabCut seeded with
         it, the local pale pixels; inside it, the brightest pale pixels and the regions its edges
-        enclose), and an outline found there that reads AROUND_LEAD more surely takes its place. First, a reading lying inside another, a fraction of its size (a letter of a card's
-        name verifies as a small white card), is a piece of that card. Teach bench, the DINO 2 deck drawn
+        enclose), and an outline found there that reads AROUND_LEAD more surely takes its place
+        (_looked_around). First, a reading lying inside another, a fraction of its size (a letter of
+        a card's name verifies as a small white card), is a piece of that card. Teach bench, the DINO 2 deck drawn
         in coloured ink taught from one photo a card: 176 readings, 155 -> 161 right, none wrong and
         sure (docs/teach.md, "Outlines looked for again")."""
         readings = [r for r in readings if not any(
@@ -1268,7 +1269,7 @@ class Recognizer:
         surely than `r` (None: than nothing), and names `r`'s card unless `r` was under AROUND_WEAK;
         None where none does."""
         seen, best, backs = [q0.pts], None, self._taught_backs
-        floor = r.confidence if r is not None else 0.0
+        bar = r.confidence if r is not None else 0.0      # the confidence to beat by AROUND_LEAD
         for q in outlines_around(bgr, q0.pts, self.look.aspect):
             if max(share_inside(q.pts, q0.pts), share_inside(q0.pts, q.pts)) < AROUND_OVERLAP or \
                     any(quad_iou(q.pts, s) >= AROUND_SAME for s in seen):
@@ -1276,9 +1277,8 @@ class Recognizer:
             seen.append(q.pts)
             self._taught_backs = []      # (an outline read as the taught back here is no back found)
             for c in self._read_warped([(q, warp_card(bgr, q.pts))], bgr, memo):
-                if c.confidence > max(floor, best.confidence if best else 0.0) + AROUND_LEAD and \
-                        (r is None or c.card == r.card or r.confidence < AROUND_WEAK):
-                    best = c
+                if c.confidence > bar + AROUND_LEAD and (r is None or c.card == r.card or r.confidence < AROUND_WEAK):
+                    best, bar = c, c.confidence
         self._taught_backs = backs
         return best
 

@@ -84,9 +84,8 @@ def segmented(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPEC
     except cv2.error:
         return []          # (a region all one colour: nothing to tell apart)
     fg = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
-    full = np.zeros((h, w), np.uint8)
-    full[y0:y1, x0:x1] = cv2.resize(fg, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
-    return find_cards(bgr, max_area_frac=0.95, min_score=MIN_SCORE, mask=full, card_aspect=card_aspect)
+    return _outlines(bgr, (x0, y0, x1, y1), cv2.resize(fg, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST),
+                     card_aspect)
 
 
 def paper(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -> list[Quad]:
@@ -99,10 +98,8 @@ def paper(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT) -
     split, _ = cv2.threshold(hsv[..., 2], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     out: list[Quad] = []
     for most in PAPER_SAT:
-        full = np.zeros((h, w), np.uint8)
-        full[y0:y1, x0:x1] = np.where((hsv[..., 2] > split) & (hsv[..., 1] <= most), 255, 0)
-        full = cv2.morphologyEx(full, cv2.MORPH_OPEN, OPEN)
-        out += find_cards(bgr, max_area_frac=0.95, min_score=MIN_SCORE, mask=full, card_aspect=card_aspect)
+        out += _outlines(bgr, (x0, y0, x1, y1), (hsv[..., 2] > split) & (hsv[..., 1] <= most), card_aspect,
+                         opened=True)
     return out
 
 
@@ -120,11 +117,8 @@ def brighter(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT
         return []
     out: list[Quad] = []
     for level in np.quantile(value[pale], LEVELS):
-        full = np.zeros((h, w), np.uint8)
-        full[y0:y1, x0:x1] = np.where(pale & (value > level), 255, 0)
-        full = cv2.morphologyEx(full, cv2.MORPH_OPEN, OPEN)
-        out += find_cards(bgr, min_area_frac=INNER_MIN, max_area_frac=0.95, min_score=MIN_SCORE, mask=full,
-                          card_aspect=card_aspect)
+        out += _outlines(bgr, (x0, y0, x1, y1), pale & (value > level), card_aspect, opened=True,
+                         min_area_frac=INNER_MIN)
     return out
 
 
@@ -143,13 +137,21 @@ def enclosed(bgr: np.ndarray, quad: np.ndarray, card_aspect: float = CARD_ASPECT
         # what surrounds it, and a shape's outer contour is that region's
         n, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
         for k in range(1, n):
-            if stats[k, cv2.CC_STAT_AREA] < INNER_MIN * h * w:
-                continue
-            full = np.zeros((h, w), np.uint8)
-            full[y0:y1, x0:x1][labels == k] = 255
-            out += find_cards(bgr, min_area_frac=INNER_MIN, max_area_frac=0.95, min_score=MIN_SCORE, mask=full,
-                              card_aspect=card_aspect)
+            if stats[k, cv2.CC_STAT_AREA] >= INNER_MIN * h * w:
+                out += _outlines(bgr, (x0, y0, x1, y1), labels == k, card_aspect, min_area_frac=INNER_MIN)
     return out
+
+
+def _outlines(bgr: np.ndarray, box: tuple[int, int, int, int], region: np.ndarray, card_aspect: float,
+              opened: bool = False, **kw) -> list[Quad]:
+    """Card-shaped outlines (contour.find_cards) of `region`, a mask (bool or 0/255) of the picture's
+    `box`; `opened`: its lone pixels and thin lines taken off first (OPEN), in the whole picture's mask."""
+    x0, y0, x1, y1 = box
+    full = np.zeros(bgr.shape[:2], np.uint8)
+    full[y0:y1, x0:x1][region.astype(bool)] = 255
+    if opened:
+        full = cv2.morphologyEx(full, cv2.MORPH_OPEN, OPEN)
+    return find_cards(bgr, max_area_frac=0.95, min_score=MIN_SCORE, mask=full, card_aspect=card_aspect, **kw)
 
 
 def _box(quad: np.ndarray, grow: float, w: int, h: int) -> tuple[int, int, int, int]:
