@@ -53,6 +53,10 @@ Cells (groups for --cells):
              out as for transplant, one print a cell (real-uno-dev; on-black and hand-held, one
              print): every whole face-up card, matched as in scenes (--tables N scenes a cell,
              default 120; the seed lays them out);
+  far        the tables cells again with the camera farther up: each card 5-10 % of the picture's
+             near edge on the table (FAR_WIDTH; the tables cells draw 10-26 %), less than half as
+             wide, mostly 20-60 pixels in a 640 x 480 frame, as a webcam over a whole table sees
+             them (--tables N / 2 scenes a cell; the seed lays them out);
   scenes     held-out synthetic table scenes from above (vision.synth make_scene, seed 4242, never
              trained on): every whole face-up card, read as the reading whose quad overlaps it at
              IoU >= 0.5 (none = wrong); and the demo recording: `tableref watch demo.mp4 --deck ono`
@@ -71,7 +75,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,far,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
 
@@ -119,7 +123,8 @@ REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
 GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "toned", "hued", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
-          "scenes", "synthetic", "lopo")
+          "far", "scenes", "synthetic", "lopo")
+FAR_WIDTH = (0.05, 0.10)   # the far cells: a card's width as a share of the picture's near edge on the table
 
 
 OVEREXPOSE = 2.5  # the overexposed cell: each channel times this, clipped at 255
@@ -348,16 +353,18 @@ def lifted_faces(rec: Recognizer, folders: list[Path]) -> dict[str, list[np.ndar
     return faces
 
 
-def real_tables(rec: Recognizer, faces: dict[str, list[np.ndarray]], cell: str, n: int, seed: int) -> list[dict]:
+def real_tables(rec: Recognizer, faces: dict[str, list[np.ndarray]], cell: str, n: int, seed: int,
+                card_width: tuple | None = None) -> list[dict]:
     """Table scenes from above as the synthetic scenes lay them out (vision.synth.generate.compose:
     a discard pile, loose cards, a draw pile of backs, hands reaching in, a camera above at a slant,
     its light and noise), their faces real cards of one print (`faces`); every whole face-up card
-    read as the reading whose quad overlaps it best (IoU >= 0.5), as in `scenes`."""
-    from vision.synth.generate import compose
+    read as the reading whose quad overlaps it best (IoU >= 0.5), as in `scenes`. `card_width`: the
+    range of a card's width as a share of the picture's near edge (generate.CARD_WIDTH unless given)."""
+    from vision.synth.generate import CARD_WIDTH, compose
     items = []
     for i in range(n):
         g, rng = np.random.default_rng([seed, 11, i]), random.Random(seed * 7_919 + i)
-        img, labels = compose(rec.deck.id, g, rng, 640, 480, faces=faces)
+        img, labels = compose(rec.deck.id, g, rng, 640, 480, faces=faces, card_width=card_width or CARD_WIDTH)
         items += scene_items(rec, img, labels, cell, f"table {i}")
     return items
 
@@ -509,7 +516,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,transplant,tables,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,transplant,tables,far,scenes,synthetic,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -627,13 +634,18 @@ def main(argv=None) -> int:
                 items += got
                 if info["skipped"]:
                     res["notes"].append(f"{cell}: {len(info['skipped'])} photos misread as they are, not lifted")
-    if "tables" in groups and uno_family:
-        for cell, folders in (("tables real-uno-dev", [Path(args.real)]),
-                              ("tables real-uno-dev2", [Path(args.real2) / "on-black", Path(args.real2) / "hand-held"])):
+    if ("tables" in groups or "far" in groups) and uno_family:
+        for name, folders in (("real-uno-dev", [Path(args.real)]),
+                              ("real-uno-dev2", [Path(args.real2) / "on-black", Path(args.real2) / "hand-held"])):
             folders = [f for f in folders if (f / "labels.csv").exists()]
-            if folders:
-                faces = timed("tables", lifted_faces, rec, folders)
-                items += timed("tables", real_tables, rec, faces, cell, args.tables // (4 if args.quick else 1), args.seed)
+            if not folders:
+                continue
+            faces = timed("tables", lifted_faces, rec, folders)
+            n = args.tables // (4 if args.quick else 1)
+            if "tables" in groups:
+                items += timed("tables", real_tables, rec, faces, f"tables {name}", n, args.seed)
+            if "far" in groups:
+                items += timed("far", real_tables, rec, faces, f"far tables {name}", n // 2, args.seed, FAR_WIDTH)
     if "scenes" in groups:
         n = args.scenes if args.scenes is not None else (40 if args.quick else 200)
         items += timed("scenes", scenes, rec, args.deck, n)

@@ -269,3 +269,24 @@ def test_an_inside_frame_shows_the_cards_field_to_its_edges_and_no_table(cell, i
     sides = np.concatenate([pic[pic.shape[0] // 3:2 * pic.shape[0] // 3, :3], pic[pic.shape[0] // 3:2 * pic.shape[0] // 3, -3:]])
     b, g, r = (sides.reshape(-1, 3).mean(axis=0))
     assert r > 150 and g < 100 and b < 100
+
+
+def test_a_table_scene_seen_from_farther_up_lays_its_cards_smaller():
+    # the far cells: generate.compose's card_width draws each card's width from a lower range (5-10 %
+    # of the picture's near edge against 10-26 %), the same draw mapped onto it: every card at most
+    # half as wide, so the cards' median width falls to under 0.6 of the default's
+    from vision.synth.generate import CARD_WIDTH, compose
+
+    def widths(card_width):
+        out = []
+        for i in range(6):
+            _, labels = compose("uno", np.random.default_rng([7, i]), random.Random(i), 640, 480,
+                                card_width=card_width)
+            for c in labels["cards"]:
+                q = np.float32(c["quad"])
+                out.append(min(np.linalg.norm(q[0] - q[1]), np.linalg.norm(q[1] - q[2])))
+        return np.median(out)
+
+    near, far = widths(CARD_WIDTH), widths((0.05, 0.10))
+    assert far < 0.6 * near, (far, near)
+    assert 10 < far < 80, far          # a 640 x 480 frame: cards tens of pixels wide

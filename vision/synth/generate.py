@@ -42,12 +42,17 @@ def _inside(fp: np.ndarray, margin: float, g: np.random.Generator) -> np.ndarray
     return top + (bot - top) * b
 
 
+CARD_WIDTH = (0.10, 0.26)     # a card's width, as a share of the picture's near edge on the table
+
+
 def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, out_h: int, edge=None,
-            faces: dict[str, list[np.ndarray]] | None = None):
+            faces: dict[str, list[np.ndarray]] | None = None, card_width: tuple = CARD_WIDTH):
     """Builds the canvas and camera; returns (image BGR, labels dict). `edge`: the cards' border
     colour (RGB) when the deck is not edged in white. `faces`: card id -> RGBA pictures of that
     card's face (real cards lifted from photos, bench/vision_cells.py lift_face) to lay out instead
-    of rendered ones; the scene's cards are drawn from those ids."""
+    of rendered ones; the scene's cards are drawn from those ids. `card_width`: the range a card's
+    width is drawn from, as a share of the picture's near edge on the table (a camera higher up,
+    or a wider lens, sees smaller cards)."""
     S = int(max(out_w, out_h) * 1.5)
     table, kind = make_table(g, S)
     canvas = Canvas(table.copy())
@@ -58,7 +63,7 @@ def compose(deck: str, g: np.random.Generator, rng: random.Random, out_w: int, o
     style = style_for(deck, rng)                          # one print per scene, as one real deck
     if edge is not None:
         style = replace(style, edge=edge)
-    cw = fp_w * g.uniform(0.10, 0.26)
+    cw = fp_w * g.uniform(*card_width)
     rw = _render_width(cw)
     size = (rw, int(round(rw * CARD_ASPECT)))
 
