@@ -33,7 +33,7 @@ from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
 def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One worker's share: (glyphs N x H x W uint8, symbol index N, print family index N)."""
-    deck_id, n, seed, prints, views = job
+    deck_id, n, seed, prints, views, card_px = job
     from referee import load_deck
     from vision.art import render_card, style_for
     from vision.art.style import PRINTS
@@ -53,15 +53,16 @@ def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         face = render_card(cid, deck_id, style=style, size=(w, int(round(w * 87 / 56))))
         fam = PRINTS.index(style.print) if style.print in PRINTS else -1
         for _ in range(views):
-            gs.append(glyph_image(camera_view(face, rng)))
+            gs.append(glyph_image(camera_view(face, rng, card_px=card_px)))
             ys.append(k)
             fs.append(fam)
     return np.stack(gs[:n]), np.array(ys[:n], np.int16), np.array(fs[:n], np.int8)
 
 
 def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2, prints=None,
-               log=print) -> dict:
-    """n glyph samples of the deck's symbols, rendered in `workers` processes."""
+               log=print, card_px: tuple | None = None) -> dict:
+    """n glyph samples of the deck's symbols, rendered in `workers` processes; `card_px`: the range
+    of the cards' width on screen (augment.CARD_PX unless given)."""
     from concurrent.futures import ProcessPoolExecutor
     from referee import load_deck
     from vision.art.style import PRINTS
@@ -69,7 +70,9 @@ def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2
 
     names = list(symbol_classes(load_deck(deck_id)))
     chunk = 2000
-    jobs = [(deck_id, min(chunk, n - i), seed * 100003 + i, prints, views) for i in range(0, n, chunk)]
+    from vision.synth.augment import CARD_PX
+    jobs = [(deck_id, min(chunk, n - i), seed * 100003 + i, prints, views, tuple(card_px or CARD_PX))
+            for i in range(0, n, chunk)]
     parts, t0 = [], time.time()
     with ProcessPoolExecutor(max_workers=workers) as ex:
         for part in ex.map(_render_chunk, jobs):
@@ -264,6 +267,8 @@ def main(argv=None) -> int:
     r.add_argument("--samples", type=int, default=60000)
     r.add_argument("--seed", type=int, default=3)
     r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--min-px", type=int, default=None,
+                   help="the smallest card width on screen, pixels (default: augment.CARD_PX's, 38)")
     r.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train on an .npz of glyphs and export ONNX")
     f.add_argument("--data", type=Path, required=True)
@@ -280,7 +285,9 @@ def main(argv=None) -> int:
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":
-        d = render_set(a.deck, a.samples, a.seed, workers=a.workers)
+        from vision.synth.augment import CARD_PX
+        d = render_set(a.deck, a.samples, a.seed, workers=a.workers,
+                       card_px=(a.min_px, CARD_PX[1]) if a.min_px else None)
         a.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez(a.out, **d)
         print(f"wrote {a.out}: {len(d['labels'])} glyphs")

@@ -17,6 +17,7 @@ from ..rectify import CANON_H, CANON_W
 CORNER_ERROR = (0.025, 0.015)
 CORNER_ERROR_FAR = (0.055, 0.035)   # an outline on a pile or a snap gone astray (synthetic scenes: IoU 0.7-0.87)
 FAR_SHARE = 0.2                     # the share of samples with the larger error
+CARD_PX = (38, 150)                 # the card's width on screen, pixels: from far (small) to near
 
 
 def rgba_to_bgr_on(rgba: np.ndarray, background: np.ndarray) -> np.ndarray:
@@ -35,13 +36,13 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 def camera_view(rgba: np.ndarray, rng: np.random.Generator, out_size=(CANON_W, CANON_H),
-                outline_error: float = 1.0) -> np.ndarray:
+                outline_error: float = 1.0, card_px: tuple = CARD_PX) -> np.ndarray:
     """The rectified card (BGR, out_size) as the pipeline would produce it from a photo of `rgba`.
     `outline_error` scales the locator's corner error (CORNER_ERROR, CORNER_ERROR_FAR): wider for a
-    deck printed at home and cut by hand, whose outlines the detector's boxes leave looser."""
+    deck printed at home and cut by hand, whose outlines the detector's boxes leave looser.
+    `card_px`: the range of the card's width on screen, in pixels."""
     h0, w0 = rgba.shape[:2]
-    # on-screen card width in pixels: from far (small) to near
-    cw = int(rng.uniform(38, 150))
+    cw = int(rng.uniform(*card_px))
     ch = int(round(cw * h0 / w0))
     card = cv2.resize(rgba, (cw, ch), interpolation=cv2.INTER_AREA)
     pad = max(6, cw // 5)
