@@ -77,6 +77,21 @@ def unauthorized() -> Response:
                  **{"WWW-Authenticate": 'Bearer realm="tableref"'})
 
 
+def host_change(table_id: str, body: bool = True):
+    """What a host's change to a table starts from: (the table, its JSON body or None, None), or
+    (None, None, the error Response), checked in this order: the host token (401, or 429 while the
+    address is blocked), the body when the change has one (415, 400), the table (404)."""
+    if not token_ok():
+        return None, None, unauthorized()
+    data = None
+    if body:
+        data, err = parse_json_body()
+        if err:
+            return None, None, err
+    table, err = table_or_404(table_id)
+    return table, data, err
+
+
 def parse_json_body():
     """The request body as JSON, or an error Response."""
     if request.mimetype != "application/json":
@@ -248,12 +263,7 @@ def get_seats(table_id: str):
 @api.put("/tables/<table_id>/seats")
 def put_seats(table_id: str):
     from .seats import BadSeats
-    if not token_ok():
-        return unauthorized()
-    body, err = parse_json_body()
-    if err:
-        return err
-    table, err = table_or_404(table_id)
+    table, body, err = host_change(table_id)
     if err:
         return err
     try:
@@ -267,9 +277,7 @@ def put_seats(table_id: str):
 
 @api.delete("/tables/<table_id>/seats")
 def delete_seats(table_id: str):
-    if not token_ok():
-        return unauthorized()
-    table, err = table_or_404(table_id)
+    table, _, err = host_change(table_id, body=False)
     if err:
         return err
     try:
@@ -291,12 +299,7 @@ def who_played(table_id: str):
 @api.post("/tables/<table_id>/who-played")
 def answer_who_played(table_id: str):
     from .tables import UnknownQuestion
-    if not token_ok():
-        return unauthorized()
-    body, err = parse_json_body()
-    if err:
-        return err
-    table, err = table_or_404(table_id)
+    table, body, err = host_change(table_id)
     if err:
         return err
     if not isinstance(body, dict) or type(body.get("question")) is not int or "player" not in body:
@@ -327,12 +330,7 @@ def get_reveal(table_id: str):
 @api.post("/tables/<table_id>/reveal")
 def start_reveal(table_id: str):
     from .tables import NoReveal
-    if not token_ok():
-        return unauthorized()
-    body, err = parse_json_body()
-    if err:
-        return err
-    table, err = table_or_404(table_id)
+    table, body, err = host_change(table_id)
     if err:
         return err
     if not isinstance(body, dict) or "player" not in body:
@@ -348,12 +346,7 @@ def start_reveal(table_id: str):
 @api.post("/tables/<table_id>/reveal/confirm")
 def confirm_reveal(table_id: str):
     from .tables import NoReveal
-    if not token_ok():
-        return unauthorized()
-    body, err = parse_json_body()
-    if err:
-        return err
-    table, err = table_or_404(table_id)
+    table, body, err = host_change(table_id)
     if err:
         return err
     cards = body.get("cards") if isinstance(body, dict) else None
@@ -375,9 +368,7 @@ def confirm_reveal(table_id: str):
 @api.delete("/tables/<table_id>/reveal")
 def stop_reveal(table_id: str):
     from .tables import NoReveal
-    if not token_ok():
-        return unauthorized()
-    table, err = table_or_404(table_id)
+    table, _, err = host_change(table_id, body=False)
     if err:
         return err
     try:
