@@ -675,7 +675,9 @@ def main(argv=None) -> int:
     pooled = {"real photos as is": [it for it in items if it["cell"] in real_cells],
               "real photos + sweep": [it for it in items if it["cell"] in real_cells or it["cell"].startswith(("sweep ", "sweep2 "))],
               # the cells least tuned on: real cards in new surroundings, and scenes from above
-              "transplant + tables + scenes": [it for it in items if it["cell"].startswith(("transplant ", "tables ", "scenes"))]}
+              "transplant + tables + scenes": [it for it in items if it["cell"].startswith(("transplant ", "tables ", "scenes"))],
+              # and apart, cards seen from farther up than any other cell's
+              "far tables": [it for it in items if it["cell"].startswith("far ")]}
     res["calibration"] = {k: vc.calibration(v) for k, v in pooled.items() if v}
     if args.dump:
         with open(args.dump, "w") as f:
