@@ -368,7 +368,7 @@ def confirm_reveal(table_id: str):
 @api.delete("/tables/<table_id>/reveal")
 def stop_reveal(table_id: str):
     from .tables import NoReveal
-    table, _, err = host_change(table_id, body=False)
+    _, _, err = host_change(table_id, body=False)
     if err:
         return err
     try:

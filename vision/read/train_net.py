@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..synth.augment import CARD_PX
 from .net import FEATURE_CHANNELS, FEATURE_GRID
 from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
@@ -60,9 +61,9 @@ def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2, prints=None,
-               log=print, card_px: tuple | None = None) -> dict:
+               log=print, card_px: tuple = CARD_PX) -> dict:
     """n glyph samples of the deck's symbols, rendered in `workers` processes; `card_px`: the range
-    of the cards' width on screen (augment.CARD_PX unless given)."""
+    of the cards' width on screen, pixels (augment.camera_view)."""
     from concurrent.futures import ProcessPoolExecutor
     from referee import load_deck
     from vision.art.style import PRINTS
@@ -70,8 +71,7 @@ def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2
 
     names = list(symbol_classes(load_deck(deck_id)))
     chunk = 2000
-    from vision.synth.augment import CARD_PX
-    jobs = [(deck_id, min(chunk, n - i), seed * 100003 + i, prints, views, tuple(card_px or CARD_PX))
+    jobs = [(deck_id, min(chunk, n - i), seed * 100003 + i, prints, views, tuple(card_px))
             for i in range(0, n, chunk)]
     parts, t0 = [], time.time()
     with ProcessPoolExecutor(max_workers=workers) as ex:
@@ -285,9 +285,7 @@ def main(argv=None) -> int:
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":
-        from vision.synth.augment import CARD_PX
-        d = render_set(a.deck, a.samples, a.seed, workers=a.workers,
-                       card_px=(a.min_px, CARD_PX[1]) if a.min_px else None)
+        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], CARD_PX[1]))
         a.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez(a.out, **d)
         print(f"wrote {a.out}: {len(d['labels'])} glyphs")
