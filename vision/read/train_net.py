@@ -32,6 +32,12 @@ from .net import FEATURE_CHANNELS, FEATURE_GRID
 from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
 
+# The cards' width on screen in the network's renders: down to 18 pixels, a card 5% of a 640 x 480
+# webcam's near edge at a slant (the far table cells, session 75); the other readers' renders keep
+# augment.CARD_PX (from 38). Trained from 38, the network read such cards 685 of 752; from 18, 699.
+NET_CARD_PX = (18, CARD_PX[1])
+
+
 def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One worker's share: (glyphs N x H x W uint8, symbol index N, print family index N)."""
     deck_id, n, seed, prints, views, card_px = job
@@ -61,7 +67,7 @@ def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2, prints=None,
-               log=print, card_px: tuple = CARD_PX) -> dict:
+               log=print, card_px: tuple = NET_CARD_PX) -> dict:
     """n glyph samples of the deck's symbols, rendered in `workers` processes; `card_px`: the range
     of the cards' width on screen, pixels (augment.camera_view)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -82,6 +88,18 @@ def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2
     return {"glyphs": np.concatenate([p[0] for p in parts]), "labels": np.concatenate([p[1] for p in parts]),
             "prints": np.concatenate([p[2] for p in parts]), "classes": np.array(names),
             "families": np.array(PRINTS), "deck": np.array(deck_id)}
+
+
+def load_glyphs(paths: list[Path]) -> dict:
+    """The glyph sets of render_set, saved to `paths`, as one set (renders of one deck and print list,
+    made with other seeds or sizes)."""
+    sets = [dict(np.load(p)) for p in paths]
+    for p, d in zip(paths[1:], sets[1:]):
+        for key in ("classes", "families", "deck"):
+            if not np.array_equal(d[key], sets[0][key]):
+                raise ValueError(f"{p} was rendered with other {key} than {paths[0]}")
+    return {k: (np.concatenate([d[k] for d in sets]) if k in ("glyphs", "labels", "prints") else v)
+            for k, v in sets[0].items()}
 
 
 # --- the network -------------------------------------------------------------------------------
@@ -268,10 +286,11 @@ def main(argv=None) -> int:
     r.add_argument("--seed", type=int, default=3)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--min-px", type=int, default=None,
-                   help="the smallest card width on screen, pixels (default: augment.CARD_PX's, 38)")
+                   help=f"the smallest card width on screen, pixels (default {NET_CARD_PX[0]})")
     r.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train on an .npz of glyphs and export ONNX")
-    f.add_argument("--data", type=Path, required=True)
+    f.add_argument("--data", type=Path, action="append", required=True,
+                   help="an .npz of glyphs (render); several are trained on together")
     f.add_argument("--epochs", type=int, default=12)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--exclude-print", action="append", default=[])
@@ -285,15 +304,19 @@ def main(argv=None) -> int:
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":
-        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], CARD_PX[1]))
+        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or NET_CARD_PX[0], NET_CARD_PX[1]))
         a.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez(a.out, **d)
         print(f"wrote {a.out}: {len(d['labels'])} glyphs")
         return 0
-    data = dict(np.load(a.data))
+    try:
+        data = load_glyphs(a.data)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"train_net fit: {e}", file=sys.stderr)
+        return 2
     net, meta = fit(data, a.epochs, seed=a.seed, exclude=a.exclude_print)
     meta["command"] = "python -m vision.read.train_net " + " ".join(sys.argv[1:] if argv is None else argv)
-    meta["data"] = a.data.name
+    meta["data"] = " + ".join(d.name for d in a.data)
     export(net, meta, a.out)
     print(f"wrote {a.out}")
     return 0
