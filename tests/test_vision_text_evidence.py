@@ -5,7 +5,8 @@ unless the corner index reads it clearly too (SECOND_DISSENT). A corner index's 
 (0.6-0.85) counts part way, as a whole "+2" or "+4" does (CORNER_FAIR). A wild draw four the text
 gives against shape readers that see a wild is held below sure unless its corner reads "+4"
 (WILD_DISSENT); a wild the shape readers give unsure of it, on a face without a wild's big
-four-colour shape and with nothing read, likewise (WILD_ALONE)."""
+four-colour shape and with nothing read, likewise (WILD_ALONE); and a coloured +2 whose centre reads
+"+4" clearly, unless its corner reads "+2" (PLUS_FOUR_DISSENT)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 import vision.read.fuse as fuse_module
-from vision.read.fuse import DISSENT_CAP, fuse, second_look_dissent, weak_wild, wild_dissent
+from vision.read.fuse import DISSENT_CAP, fuse, plus_four_dissent, second_look_dissent, weak_wild, wild_dissent
 from vision.read.text import TextEvidence
 from vision.recognizer import Recognizer
 
@@ -194,3 +195,50 @@ def test_the_real_wilds_stay_sure_their_oval_big_and_four_coloured(folder):
     for name in ("wild-1.jpg", "wild-2.jpg", "wild-3.jpg"):
         first = rec.read(cv2.imread(str(ON_BLACK.parent / folder / name)))[0]
         assert first.card == "wild" and first.sure, (folder, name, first.card, first.confidence)
+
+
+# ---------------------------------------------------------------- a +2 whose centre reads "+4"
+
+def _plus_two(share: float = 0.8) -> np.ndarray:
+    b = np.full(len(SYMBOLS), (1.0 - share) / (len(SYMBOLS) - 1))
+    b[SYMBOLS.index("draw2")] = share
+    return b
+
+
+def test_a_plus_two_whose_centre_reads_plus_four_clearly_goes_unsure():
+    b = _plus_two()
+    held = plus_four_dissent(SYMBOLS, b, TextEvidence(("wild-draw4", 0.998), (None, 0.0)))
+    assert SYMBOLS[int(held.argmax())] == "draw2" and held.max() == DISSENT_CAP < 0.6
+    assert abs(held.sum() - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("text", [
+    TextEvidence(("wild-draw4", 0.998), ("draw2", 0.95)),   # its corner reads "+2"
+    TextEvidence(("wild-draw4", 0.6), (None, 0.0)),          # the "+4" not read clearly
+    TextEvidence(("draw2", 0.99), (None, 0.0)),              # the centre reads "+2"
+    TextEvidence((None, 0.0), (None, 0.0)),                  # nothing read
+])
+def test_no_plus_four_dissent_otherwise(text):
+    b = _plus_two()
+    assert plus_four_dissent(SYMBOLS, b, text) is b
+
+
+def test_a_lettered_wild_draw_four_under_a_blue_cast_is_no_sure_blue_plus_two(monkeypatch):
+    # the synthetic cut-out cell's card 701 (seed 777): a print's wild draw four lettered "+4" on a
+    # black field, seen under a blue cast; checked by eye: "+4" on a dark navy card, no drawn cards
+    import random
+    from vision.art import render_card
+    from vision.synth.augment import camera_view
+    rec = Recognizer("uno")
+    ids = list(rec.deck.cards)
+    rng, prng = np.random.default_rng(777), random.Random(777)
+    for i in range(702):
+        w = int(rng.integers(120, 220))
+        face = render_card(ids[i % len(ids)], "uno", rng=prng, size=(w, int(round(w * 87 / 56))))
+        view = camera_view(face, rng)
+    assert ids[701 % len(ids)] == "wild-draw4"
+    card, conf = rec.identify_card(view)
+    assert conf < 0.6 and rec._last_text.centre[0] == "wild-draw4"
+    monkeypatch.setattr(fuse_module, "PLUS_FOUR_DISSENT", False)
+    card, conf = rec.identify_card(view)
+    assert card == "blue-draw2" and conf >= 0.6        # without the guard: a blue +2, sure

@@ -19,8 +19,9 @@ from .read.symbols import OTHER, SymbolModel, glyph_features, glyph_image
 from .read.colour import (card_colour, clip_checked, colour_votes, four_colour_area, palette_for, scarcest_two,
                           scene_balance)
 from .read.fuse import (DIGITS, DRAWN_AS, STRONG, clear_symbols, coloured_sibling, corner_dissent, dissent,
-                         few_colours_evidence, four_colour_evidence, fuse, holes_evidence, read_twice, reads_clearly,
-                         second_look, second_look_dissent, shapes_dissent, silent, weak_wild, wild_dissent)
+                         few_colours_evidence, four_colour_evidence, fuse, holes_evidence, plus_four_dissent,
+                         read_twice, reads_clearly, second_look, second_look_dissent, shapes_dissent, silent,
+                         weak_wild, wild_dissent)
 from .read.calibrate import BELOW_MAX, ConfidenceMap
 from .read.glare import centre_glare
 from .read.holes import RING_SOLIDITY, centre_shape
@@ -457,6 +458,7 @@ class Recognizer:
             p = corner_dissent(self.model.classes, p, text)
             p = second_look_dissent(self.model.classes, shapes, p, text)
             p = wild_dissent(self.model.classes, shapes, p, text)
+            p = plus_four_dissent(self.model.classes, p, text)
             p = weak_wild(self.model.classes, shapes, p, text, area)
         # the best reading among the deck's cards: wilds scored without colour, others with it
         best, best_p = None, -1.0

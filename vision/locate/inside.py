@@ -31,9 +31,8 @@ EDGE_CARD = 0.8      # fills the picture to its edges (the development photos as
 CARD_INK = 0.02      # a reading's card: its share of the band's ink under which it has none to compare
 INK_Q = 75           # an ink's saturation and value: this percentile of its pixels'
 INK_HUE = 4.0        # two inks are one within this hue (OpenCV's 180), this saturation and this value (of 255):
-INK_SAT_GAP = 60.0   # the bench's inside cells, 360 readings of the band's colour: 359 within 50; 27 cards on felt,
-INK_VAL_GAP = 60.0   # wood or denim of their colour (transplants) none: the nearest 3, 38, 120 and 4, 71, 39 apart.
-                     # (A yellow reverse's arrow inside its oval, paler than its field, is 51 apart: read as a 7)
+INK_SAT_GAP = 50.0   # the bench's inside cells, 360 readings of the band's colour: 359 within; 27 cards on felt,
+INK_VAL_GAP = 60.0   # wood or denim of their colour (transplants) none: the nearest 3, 38, 120 and 4, 71, 39 apart
 PAPER_SAT = 60       # paper: no more saturated than this ...
 PAPER_VAL = 0.6      # ... and this share as bright as the picture's brightest (its PAPER percentile)
 INK_SAT = 80         # a pixel this saturated (of 255) ...

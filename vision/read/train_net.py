@@ -32,10 +32,11 @@ from .net import FEATURE_CHANNELS, FEATURE_GRID
 from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
 
-# The cards' width on screen in the network's renders: down to 18 pixels, a card 5% of a 640 x 480
-# webcam's near edge at a slant (the far table cells, session 75); the other readers' renders keep
-# augment.CARD_PX (from 38). Trained from 38, the network read such cards 685 of 752; from 18, 699.
-NET_CARD_PX = (18, CARD_PX[1])
+# The cards' width on screen in the network's renders (`render --min-px` for another smallest). From
+# 18 pixels, a card 5% of a 640 x 480 webcam's near edge at a slant, a network read the far table
+# cells' cards 699 of 752 against the shipped one's 685, but lost sureness and tripped guards traced
+# on the shipped one's errors (models/README.md, session 75): not shipped, so the default stays.
+NET_CARD_PX = CARD_PX
 
 
 def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
