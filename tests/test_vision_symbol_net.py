@@ -160,3 +160,27 @@ def test_training_mirrors_a_quarter_of_the_glyphs(monkeypatch):
     assert max(shares(0.0)) < 0.02          # (an erased patch may whiten a quarter now and then)
     top_right, bottom_left = shares(0.25)
     assert 0.06 < top_right < 0.2 and 0.06 < bottom_left < 0.2   # a quarter of each half: 1/8 each
+
+
+def _glyph_set(path, n: int, label: int, classes=SYMBOLS):
+    np.savez(path, glyphs=np.full((n, 96, 64), label, np.uint8), labels=np.full(n, label, np.int16),
+             prints=np.zeros(n, np.int8), classes=np.array(classes), families=np.array(["classic"]),
+             deck=np.array("ono"))
+    return path
+
+
+def test_fit_trains_on_several_renders_together_and_refuses_renders_that_do_not_match(tmp_path):
+    from vision.read.train_net import load_glyphs
+    a, b = _glyph_set(tmp_path / "a.npz", 3, 1), _glyph_set(tmp_path / "b.npz", 2, 7)
+    d = load_glyphs([a, b])
+    assert d["glyphs"].shape == (5, 96, 64) and list(d["labels"]) == [1, 1, 1, 7, 7]
+    assert list(d["classes"]) == SYMBOLS
+    other = _glyph_set(tmp_path / "c.npz", 2, 0, classes=SYMBOLS[::-1])
+    with pytest.raises(ValueError, match="c.npz was rendered with other classes"):
+        load_glyphs([a, other])
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "vision.read.train_net", "fit", "--data", str(a), "--data", str(other),
+                        "--out", str(tmp_path / "net.onnx")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "other classes" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "net.onnx").exists()

@@ -32,13 +32,6 @@ from .net import FEATURE_CHANNELS, FEATURE_GRID
 from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
 
-# The cards' width on screen in the network's renders (`render --min-px` for another smallest). From
-# 18 pixels, a card 5% of a 640 x 480 webcam's near edge at a slant, a network read the far table
-# cells' cards 699 of 752 against the shipped one's 685, but lost sureness and tripped guards traced
-# on the shipped one's errors (models/README.md, session 75): not shipped, so the default stays.
-NET_CARD_PX = CARD_PX
-
-
 def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One worker's share: (glyphs N x H x W uint8, symbol index N, print family index N)."""
     deck_id, n, seed, prints, views, card_px = job
@@ -68,7 +61,7 @@ def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2, prints=None,
-               log=print, card_px: tuple = NET_CARD_PX) -> dict:
+               log=print, card_px: tuple = CARD_PX) -> dict:
     """n glyph samples of the deck's symbols, rendered in `workers` processes; `card_px`: the range
     of the cards' width on screen, pixels (augment.camera_view)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -287,7 +280,7 @@ def main(argv=None) -> int:
     r.add_argument("--seed", type=int, default=3)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--min-px", type=int, default=None,
-                   help=f"the smallest card width on screen, pixels (default {NET_CARD_PX[0]})")
+                   help="the smallest card width on screen, pixels (default: augment.CARD_PX's, 38)")
     r.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train on an .npz of glyphs and export ONNX")
     f.add_argument("--data", type=Path, action="append", required=True,
@@ -305,7 +298,7 @@ def main(argv=None) -> int:
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":
-        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or NET_CARD_PX[0], NET_CARD_PX[1]))
+        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], CARD_PX[1]))
         a.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez(a.out, **d)
         print(f"wrote {a.out}: {len(d['labels'])} glyphs")
