@@ -430,9 +430,9 @@ def weak_wild(symbols: list[str], shapes: np.ndarray, b: np.ndarray, text: TextE
 
 # A coloured +2 whose centre the text reader reads "+4" clearly: a print's wild draw four lettered
 # "+4" on a black field (no drawn cards), under a blue or green cast, its field read as one colour,
-# its "+4" read at 0.998 while the shape readers saw a +2's plus (0.94-0.96): a blue +2 at 0.73, sure
-# (synthetic cut-outs, seed 777). No +2 read right among 1,120 cut-outs and the real photos of the
-# filled-oval print had "+4" read at its centre: their centres hold drawn cards or "+2". The colours
+# its "+4" read at 0.998 while the shape readers saw a +2's plus (0.96-0.98): a blue +2 at 0.76, sure
+# (synthetic cut-outs, seed 777). No +2 read right among the cut-outs at four seeds and the real photos
+# of both prints had "+4" read at its centre: their centres hold drawn cards or "+2". The colours
 # and the text disagree on a costly card (four cards against two): the table is asked, unless the
 # corner index reads "+2" clearly.
 PLUS_FOUR_DISSENT = True
