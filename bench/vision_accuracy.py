@@ -541,6 +541,11 @@ def main(argv=None) -> int:
     ap.add_argument("--net", help="a symbol network (.onnx) to measure instead of the committed one")
     ap.add_argument("--net-weight", type=float, default=None,
                     help="the network's exponent in the two readers' product (vision/read/net.py NET_WEIGHT)")
+    ap.add_argument("--far-net", metavar="FILE",
+                    help="a network for cards seen small to measure instead of the committed one "
+                         "(vision/recognizer.py FAR_NET_FOR_DECK); `none`: the symbol network reads every size")
+    ap.add_argument("--far-px", type=float, default=None,
+                    help="the card width under which the far network reads (vision/recognizer.py FAR_CARD_PX)")
     ap.add_argument("--no-net", action="store_true",
                     help="the HOG symbol classifier alone, without the symbol network (the peer)")
     args = ap.parse_args(argv)
@@ -563,10 +568,15 @@ def main(argv=None) -> int:
     if args.net_weight is not None:
         import vision.read.net
         vision.read.net.NET_WEIGHT = args.net_weight
-    rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator, net_path=net)
+    far = False if args.far_net == "none" else args.far_net
+    if args.far_px is not None:
+        import vision.recognizer
+        vision.recognizer.FAR_CARD_PX = args.far_px
+    rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator, net_path=net, far_net_path=far)
     if args.without_print:   # the confidence the app reports: the shipped map, not the identity
         rec.calibration = load_confidence_map(models_dir() / MODEL_FOR_DECK[args.deck])
-    res = {"model": rec.model.meta, "net": rec.net.meta if rec.net else None, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
+    res = {"model": rec.model.meta, "net": rec.net.meta if rec.net else None,
+           "far_net": rec.far_net.meta if rec.far_net else None, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
            "targets": {"top1_min": vc.TARGET_TOP1, "wrong_but_sure_max": vc.TARGET_WBS}, "quick": args.quick,
            "seconds": {}, "notes": []}
     res["vision_tree"] = vision_tree()
@@ -655,7 +665,8 @@ def main(argv=None) -> int:
             res["demo"] = info
     if "synthetic" in groups:
         n = args.synthetic if args.synthetic is not None else (280 if args.quick else 1120)
-        srec = rec if not uno_family or args.deck == "ono" else Recognizer("ono", model_path=args.symbols, locator="contour", net_path=net)
+        srec = rec if not uno_family or args.deck == "ono" else Recognizer("ono", model_path=args.symbols, locator="contour", net_path=net,
+                                                                            far_net_path=far)
         if srec is not rec and args.without_print:
             srec.calibration = rec.calibration
         if n:

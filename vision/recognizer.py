@@ -43,6 +43,12 @@ MODEL_FOR_DECK = {"uno": "uno-symbols.npz", "ono": "uno-symbols.npz",
                   "dino2": "dino2-symbols.npz", "snake-cup": "snake-cup-symbols.npz"}
 # the symbol network beside the HOG classifier (vision/read/net.py): for the decks of many prints
 NET_FOR_DECK = {"uno": "uno-symbols-net.onnx", "ono": "uno-symbols-net.onnx"}
+# and a second network for cards seen small: the first one's training renders start at 38 pixels
+# wide, and a webcam over a whole table shows cards 20-60 wide (models/README.md, the far network)
+FAR_NET_FOR_DECK = {"uno": "uno-symbols-net-far.onnx", "ono": "uno-symbols-net-far.onnx"}
+# a card narrower than this in its picture (short side, pixels) is read by the far network: the far
+# cells at four seeds read 701 of 752 cards right from 40, 702 from 48 and from 60 (685 without it)
+FAR_CARD_PX = 48.0
 COLOURED_MIN = 0.15     # the share of a card's face in ink under which it has no colour of its own
 SCENE_BALANCE = True    # a photo where nothing was found is read again white-balanced as a whole
 BALANCED_UNSURE = True  # ... and what it reads then goes to the table unsure
@@ -265,7 +271,7 @@ class Recognizer:
 
     def __init__(self, deck: str, model_path: str | Path | None = None, locator: str = "detector",
                  detector_path: str | Path | None = None, text: bool | None = None, taught=None,
-                 net_path: str | Path | None | bool = None):
+                 net_path: str | Path | None | bool = None, far_net_path: str | Path | None | bool = None):
         from referee import load_deck
         self.deck = load_deck(deck)  # KeyError with the deck list for an unknown deck
         if model_path is None:
@@ -276,10 +282,17 @@ class Recognizer:
         self.model = load_symbol_model(model_path)
         # a second symbol reader for the decks of many prints (models/ or `net_path`; False: none)
         self.net = None
+        # the far network goes with the shipped one: a network given in its place (a candidate, one
+        # trained without a print) reads every size unless a far network is given too
+        self.far_net = None
+        if far_net_path is None and net_path is None and deck in FAR_NET_FOR_DECK:
+            far_net_path = models_dir() / FAR_NET_FOR_DECK[deck]
         if net_path is None and deck in NET_FOR_DECK:
             net_path = models_dir() / NET_FOR_DECK[deck]
         if net_path:
             self.net = load_net(net_path)
+            if far_net_path:
+                self.far_net = load_net(far_net_path)
         if locator not in LOCATORS:
             raise ValueError(f"unknown locator {locator!r}; one of {', '.join(LOCATORS)}")
         self.locator = locator
@@ -399,11 +412,15 @@ class Recognizer:
         # black or a colour has its paper inside: its margin is no white to measure from)
         self._last_glare = GLARE and self.text_reader is not None and self.border is None and \
             centre_glare(source) >= GLARE_SHARE
+        # the card's width in the picture it was read from: small text says little, and a small
+        # card's glyph is read by the network trained on small ones
+        width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
         g = glyph_image(card_bgr)
         both = np.stack([g, g[::-1, ::-1]])
         p = self.model.proba(np.stack([glyph_features(x) for x in both])).mean(axis=0)
-        if self.net is not None:   # the network's view of the same glyph: sure only where both agree
-            p = agree(self.model.classes, p, self.net.classes, self.net.proba(both).mean(axis=0))
+        net = self.far_net if self.far_net is not None and width < FAR_CARD_PX else self.net
+        if net is not None:   # the network's view of the same glyph: sure only where both agree
+            p = agree(self.model.classes, p, net.classes, net.proba(both).mean(axis=0))
         v = colour_votes(card_bgr, palette=self.palette, pale_ink=self.pale_ink)
         if WASHED_OUT and not self.pale_ink and v["coloured"] < COLOURED_MIN:
             # hardly any ink at the printed deck's bar: a washed-out photo (haze, a lamp's glare,
@@ -429,8 +446,6 @@ class Recognizer:
         if self.text_reader is not None:
             if SIBLINGS:   # the UNO family: what the shape readers see of a +4 on a card of one colour is a +2's
                 p = coloured_sibling(self.model.classes, p, one_colour)
-            # the card's width in the picture it was read from: small text says little
-            width = float(side_lengths(quad).min()) if quad is not None else float(source.shape[1])
             seen = places_in_view(quad, shape) if quad is not None and shape is not None else (1.0, 1.0)
             shapes = p
             self._last_shape = self.model.classes[int(np.argmax(shapes))]

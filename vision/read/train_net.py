@@ -15,6 +15,9 @@ PyTorch on the CPU (the `train` extra), exported to ONNX so that the app needs n
     python -m vision.read.train_net render --samples 60000 --seed 3 --out build/net/glyphs.npz
     python -m vision.read.train_net fit --data build/net/glyphs.npz --epochs 12 --out models/uno-symbols-net.onnx
     python -m vision.read.train_net fit --data ... --exclude-print circle-2024 --out build/net/lopo.onnx
+
+The far network (models/uno-symbols-net-far.onnx, for cards seen small) is this network trained on
+renders made with `--min-px 16 --max-px 64` (models/README.md).
 """
 from __future__ import annotations
 
@@ -281,6 +284,8 @@ def main(argv=None) -> int:
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--min-px", type=int, default=None,
                    help="the smallest card width on screen, pixels (default: augment.CARD_PX's, 38)")
+    r.add_argument("--max-px", type=int, default=None,
+                   help="the largest card width on screen, pixels (default: augment.CARD_PX's, 150)")
     r.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train on an .npz of glyphs and export ONNX")
     f.add_argument("--data", type=Path, action="append", required=True,
@@ -298,7 +303,7 @@ def main(argv=None) -> int:
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":
-        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], CARD_PX[1]))
+        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], a.max_px or CARD_PX[1]))
         a.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez(a.out, **d)
         print(f"wrote {a.out}: {len(d['labels'])} glyphs")
