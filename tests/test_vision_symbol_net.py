@@ -218,10 +218,9 @@ def read_glyphs(net, glyphs):
     return [net.classes[int(np.argmax(net.proba(np.stack([g, g[::-1, ::-1]])).mean(axis=0)))] for g in glyphs]
 
 
-def test_the_far_network_knows_the_uno_symbols_and_was_trained_on_small_cards(far_net, net):
+def test_the_far_network_knows_the_uno_symbols(far_net, net):
     assert far_net.classes == net.classes
     assert far_net.meta["input"] == [96, 64] and far_net.meta["samples"] >= 60000
-    assert "--min-px 16" in far_net.meta["command"] or "--data" in far_net.meta["command"]
 
 
 def test_the_far_network_reads_cards_seen_small_better_than_the_symbol_network(far_net, net):
