@@ -46,9 +46,11 @@ NET_FOR_DECK = {"uno": "uno-symbols-net.onnx", "ono": "uno-symbols-net.onnx"}
 # and a second network for cards seen small: the first one's training renders start at 38 pixels
 # wide, and a webcam over a whole table shows cards 20-60 wide (models/README.md, the far network)
 FAR_NET_FOR_DECK = {"uno": "uno-symbols-net-far.onnx", "ono": "uno-symbols-net-far.onnx"}
-# a card narrower than this in its picture (short side, pixels) is read by the far network: the far
-# cells at four seeds read 701 of 752 cards right from 40, 702 from 48 and from 60 (685 without it)
-FAR_CARD_PX = 48.0
+# a card narrower than this in its picture (short side, pixels) is read by the far network: where the
+# shipped network's training renders start. On a print neither network saw (both trained without
+# circle-2024) the far one reads that print's cards 18-38 pixels wide better, 38-48 worse; the far
+# cells at four seeds read 702 of 752 cards right from 38, 701 from 40, 702 from 48 (685 without)
+FAR_CARD_PX = 38.0
 COLOURED_MIN = 0.15     # the share of a card's face in ink under which it has no colour of its own
 SCENE_BALANCE = True    # a photo where nothing was found is read again white-balanced as a whole
 BALANCED_UNSURE = True  # ... and what it reads then goes to the table unsure
