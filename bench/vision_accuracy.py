@@ -78,10 +78,12 @@ expected calibration error, and the accuracy of the sure readings (should be >= 
     .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,far,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
+        [--net NET.onnx] [--far-net FAR.onnx|none] [--far-px PX]
 
 --quick: every 4th photo, 13 of the 28 sweep cells, 40 scenes, 280 synthetic cards (about 2 minutes
 on a shared 2-core machine; the full run about 10). --dump: one JSON line per read image (cell,
-name, truth, read, confidence, sure) to study the failures.
+name, truth, read, confidence, sure) to study the failures. --far-net none: cards seen small read by
+the symbol network as every other card (the peer of the far network, models/README.md).
 """
 from __future__ import annotations
 
