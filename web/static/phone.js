@@ -226,10 +226,16 @@ function onLink(on) {
 
 // -- the timeline: every event of the game in force, with the referee's words ------------------------
 let timeline = [];
+let timelineAsked = 0, timelineShown = 0;
 async function refreshTimeline() {
+  // two events close together ask twice; under load the older answer can arrive last, and the
+  // timeline stayed one event short until the next one (seen in a full test run): the newest stands
+  const asked = ++timelineAsked;
   const r = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/timeline`).catch(() => null);
-  if (!r || !r.ok) return;
-  const d = await r.json();
+  const d = r && r.ok ? await r.json().catch(() => null) : null;
+  if (!d) { if (asked === timelineAsked) lastCount = null; return; }   // asked again at the next state
+  if (asked < timelineShown) return;
+  timelineShown = asked;
   timeline = d.timeline || [];
   $("timeline-count").textContent = timeline.length ? `(${timeline.length} events)` : "";
   $("timeline").innerHTML = timeline.slice().reverse().map(e =>
