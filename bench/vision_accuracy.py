@@ -78,12 +78,14 @@ expected calibration error, and the accuracy of the sure readings (should be >= 
     .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,far,scenes,synthetic,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
-        [--net NET.onnx] [--far-net FAR.onnx|none] [--far-px PX]
+        [--net NET.onnx] [--far-net FAR.onnx|none] [--far-px PX] [--no-relook]
 
 --quick: every 4th photo, 13 of the 28 sweep cells, 40 scenes, 280 synthetic cards (about 2 minutes
 on a shared 2-core machine; the full run about 10). --dump: one JSON line per read image (cell,
 name, truth, read, confidence, sure) to study the failures. --far-net none: cards seen small read by
 the symbol network as every other card (the peer of the far network, models/README.md).
+--no-relook: small faces keep the outlines of the detector's looks at the whole picture (the peer of
+the second look at a small card, vision/locate/relook.py).
 """
 from __future__ import annotations
 
@@ -548,6 +550,9 @@ def main(argv=None) -> int:
                          "(vision/recognizer.py FAR_NET_FOR_DECK); `none`: the symbol network reads every size")
     ap.add_argument("--far-px", type=float, default=None,
                     help="the card width under which the far network reads (vision/recognizer.py FAR_CARD_PX)")
+    ap.add_argument("--no-relook", action="store_true",
+                    help="small faces keep the outline of the detector's looks at the whole picture "
+                         "(vision/recognizer.py RELOOK off: the peer of the second look, locate/relook.py)")
     ap.add_argument("--no-net", action="store_true",
                     help="the HOG symbol classifier alone, without the symbol network (the peer)")
     args = ap.parse_args(argv)
@@ -574,11 +579,14 @@ def main(argv=None) -> int:
     if args.far_px is not None:
         import vision.recognizer
         vision.recognizer.FAR_CARD_PX = args.far_px
+    if args.no_relook:
+        import vision.recognizer
+        vision.recognizer.RELOOK = False
     rec = Recognizer(args.deck, model_path=args.symbols, locator=args.locator, net_path=net, far_net_path=far)
     if args.without_print:   # the confidence the app reports: the shipped map, not the identity
         rec.calibration = load_confidence_map(models_dir() / MODEL_FOR_DECK[args.deck])
     res = {"model": rec.model.meta, "net": rec.net.meta if rec.net else None,
-           "far_net": rec.far_net.meta if rec.far_net else None, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
+           "far_net": rec.far_net.meta if rec.far_net else None, "relook": not args.no_relook, "deck": args.deck, "locator": args.locator, "confirm_threshold": CONFIRM_THRESHOLD,
            "targets": {"top1_min": vc.TARGET_TOP1, "wrong_but_sure_max": vc.TARGET_WBS}, "quick": args.quick,
            "seconds": {}, "notes": []}
     res["vision_tree"] = vision_tree()

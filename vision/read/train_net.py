@@ -30,14 +30,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..synth.augment import CARD_PX
+from ..synth.augment import CARD_PX, FAR_SHARE
 from .net import FEATURE_CHANNELS, FEATURE_GRID
 from .symbols import GLYPH_H, GLYPH_W, glyph_image
 
 
 def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One worker's share: (glyphs N x H x W uint8, symbol index N, print family index N)."""
-    deck_id, n, seed, prints, views, card_px = job
+    deck_id, n, seed, prints, views, card_px, far_share = job
     from referee import load_deck
     from vision.art import render_card, style_for
     from vision.art.style import PRINTS
@@ -57,16 +57,17 @@ def _render_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         face = render_card(cid, deck_id, style=style, size=(w, int(round(w * 87 / 56))))
         fam = PRINTS.index(style.print) if style.print in PRINTS else -1
         for _ in range(views):
-            gs.append(glyph_image(camera_view(face, rng, card_px=card_px)))
+            gs.append(glyph_image(camera_view(face, rng, card_px=card_px, far_share=far_share)))
             ys.append(k)
             fs.append(fam)
     return np.stack(gs[:n]), np.array(ys[:n], np.int16), np.array(fs[:n], np.int8)
 
 
 def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2, prints=None,
-               log=print, card_px: tuple = CARD_PX) -> dict:
+               log=print, card_px: tuple = CARD_PX, far_share: float = FAR_SHARE) -> dict:
     """n glyph samples of the deck's symbols, rendered in `workers` processes; `card_px`: the range
-    of the cards' width on screen, pixels (augment.camera_view)."""
+    of the cards' width on screen, pixels; `far_share`: the share outlined with the larger error
+    (augment.camera_view)."""
     from concurrent.futures import ProcessPoolExecutor
     from referee import load_deck
     from vision.art.style import PRINTS
@@ -74,7 +75,7 @@ def render_set(deck_id: str, n: int, seed: int, workers: int = 2, views: int = 2
 
     names = list(symbol_classes(load_deck(deck_id)))
     chunk = 2000
-    jobs = [(deck_id, min(chunk, n - i), seed * 100003 + i, prints, views, tuple(card_px))
+    jobs = [(deck_id, min(chunk, n - i), seed * 100003 + i, prints, views, tuple(card_px), far_share)
             for i in range(0, n, chunk)]
     parts, t0 = [], time.time()
     with ProcessPoolExecutor(max_workers=workers) as ex:
@@ -286,6 +287,9 @@ def main(argv=None) -> int:
                    help="the smallest card width on screen, pixels (default: augment.CARD_PX's, 38)")
     r.add_argument("--max-px", type=int, default=None,
                    help="the largest card width on screen, pixels (default: augment.CARD_PX's, 150)")
+    r.add_argument("--far-share", type=float, default=FAR_SHARE,
+                   help="the share of glyphs outlined with the larger corner error, as on a pile or "
+                        "a small card's blurred edge (default: augment.FAR_SHARE's, 0.2)")
     r.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train on an .npz of glyphs and export ONNX")
     f.add_argument("--data", type=Path, action="append", required=True,
@@ -303,7 +307,8 @@ def main(argv=None) -> int:
         print(f"{a.model}: has a features output")
         return 0
     if a.cmd == "render":
-        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], a.max_px or CARD_PX[1]))
+        d = render_set(a.deck, a.samples, a.seed, workers=a.workers, card_px=(a.min_px or CARD_PX[0], a.max_px or CARD_PX[1]),
+                       far_share=a.far_share)
         a.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez(a.out, **d)
         print(f"wrote {a.out}: {len(d['labels'])} glyphs")

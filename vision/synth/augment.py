@@ -36,11 +36,12 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 def camera_view(rgba: np.ndarray, rng: np.random.Generator, out_size=(CANON_W, CANON_H),
-                outline_error: float = 1.0, card_px: tuple = CARD_PX) -> np.ndarray:
+                outline_error: float = 1.0, card_px: tuple = CARD_PX, far_share: float = FAR_SHARE) -> np.ndarray:
     """The rectified card (BGR, out_size) as the pipeline would produce it from a photo of `rgba`.
     `outline_error` scales the locator's corner error (CORNER_ERROR, CORNER_ERROR_FAR): wider for a
     deck printed at home and cut by hand, whose outlines the detector's boxes leave looser.
-    `card_px`: the range of the card's width on screen, in pixels."""
+    `card_px`: the range of the card's width on screen, in pixels. `far_share`: the share of samples
+    outlined with the larger error (CORNER_ERROR_FAR)."""
     h0, w0 = rgba.shape[:2]
     cw = int(rng.uniform(*card_px))
     ch = int(round(cw * h0 / w0))
@@ -75,7 +76,7 @@ def camera_view(rgba: np.ndarray, rng: np.random.Generator, out_size=(CANON_W, C
     # corners as the locator would find them: the true ones, each off by a few percent; now and then
     # off by more, as an outline on a pile that took in part of the card below
     true = np.float32([[pad, pad], [pad + cw - 1, pad], [pad + cw - 1, pad + ch - 1], [pad, pad + ch - 1]])
-    corner, shift = CORNER_ERROR_FAR if rng.random() < FAR_SHARE else CORNER_ERROR
+    corner, shift = CORNER_ERROR_FAR if rng.random() < far_share else CORNER_ERROR
     jitter = (rng.normal(0, corner, (4, 2)) * cw + rng.normal(0, shift, 2) * cw) * outline_error
     src = true + jitter.astype(np.float32)
     dst = np.float32([[0, 0], [out_size[0] - 1, 0], [out_size[0] - 1, out_size[1] - 1], [0, out_size[1] - 1]])
