@@ -177,6 +177,7 @@ INSIDE_FOUR = 0.015      # ... and the picture this share or more in its two sca
                          # real wilds' inside frames 0.063 and more, renders of six prints' 0-0.33; the 174 photos of
                          # cards on a dark table or on black, but their wilds, 0.004 at most)
 ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this share of the picture (_one_large)
+ONE_LARGE_WILD = 0.03    # ... inside a wild's field, this share: one of a +4's drawn cards in a 4:3 photo, 0.047
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 TAUGHT_AROUND = True     # a taught deck's unsure reading has its card looked for again round its outline (locate/around.py)
@@ -1187,7 +1188,7 @@ class Recognizer:
         lying apart on a dark table, none found, read whole as a wild; a table scene, a green reverse
         found unsure under a hand and the blue, red and green cards below it, read whole as a wild
         draw four at 0.9 and more (bench tables cell, seed 17571)."""
-        if not readings or any(r.sure for r in readings) or not _one_large(readings, bgr):
+        if not readings or any(r.sure for r in readings) or not _one_large(readings, bgr, least=ONE_LARGE_WILD):
             return readings
         # (a wild's oval and corner indices reach into the band: a dark table lies all along it)
         if not INSIDE_DARK <= inside.dark_share(inside.work_size(bgr, inside.LOOK_SIDE)[0]) <= INSIDE_DARK_MAX:
@@ -1429,14 +1430,16 @@ def _faces_of(bgr: np.ndarray, not_border: np.ndarray, border,
             for q in find_cards(bgr, max_area_frac=0.5, mask=not_border, card_aspect=card_aspect)]
 
 
-def _one_large(readings: list[Reading], bgr: np.ndarray, apart_large: bool = False) -> bool:
+def _one_large(readings: list[Reading], bgr: np.ndarray, apart_large: bool = False,
+               least: float = ONE_LARGE) -> bool:
     """Whether the readings are of one thing, large (ONE_LARGE of the picture or more, the others
     overlapping it): the oval found inside a card (the bench's inside frames, 245 of them: 0.08 of
     the picture at least), not cards lying about a table (from above 1-5% each, apart).
-    `apart_large`: pieces apart count too where each is that large (a +2's two drawn cards)."""
+    `apart_large`: pieces apart count too where each is that large (a +2's two drawn cards);
+    `least`: that share (ONE_LARGE_WILD inside a wild's field)."""
     if not readings:
         return True
-    least = ONE_LARGE * bgr.shape[0] * bgr.shape[1]
+    least = least * bgr.shape[0] * bgr.shape[1]
     big = max(readings, key=lambda r: r.quad.area).quad
     return big.area >= least and all(
         quad_iou(big.pts, r.quad.pts) > 0 or (apart_large and r.quad.area >= least) for r in readings)

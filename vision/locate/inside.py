@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .quad import order_corners
+from .quad import CARD_ASPECT, order_corners
 
 BAND = 0.08          # the picture's outer band whose colour is looked at, a share of its short side
 FIELD_SHARE = 0.4    # ... where this share of it is of one card colour, the picture lies inside a card's field
@@ -40,6 +40,7 @@ INK_VAL = 60         # ... and this bright is ink of a colour (read/colour.py's 
 CENTRE = 0.6        # the picture's central box, a share of each side, where its symbol lies ...
 CENTRE_INK = 0.15    # ... and where at least this share is not the field's colour: a plain cloth is no card
 MARGIN = 0.07        # the white margin put back round the picture, a share of its short side
+PAD_TO_CARD = True   # ... and more where the picture's shape is not a card's (padded)
 DARK = 0.5           # a pixel darker than this share of the paper's white is dark (a wild's black field: in the
                      # bench's inside frames of real wilds 0.31-0.71 of the band, the rest its oval's white and inks)
 PAPER = 99           # the percentile of the picture's pixels taken as its paper's white
@@ -171,12 +172,24 @@ def centre_ink(bgr: np.ndarray, colour: str, palette: tuple) -> float:
     return 1.0 - _colour_shares(hsv, palette).get(colour, 0.0)
 
 
-def padded(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+def padded(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(the picture with a margin of its paper's white round it, the padded picture's outline as
-    a card's quad, the margin in pixels): the card whose field fills the picture, made whole."""
+    a card's quad, the margin in pixels as (x, y)): the card whose field fills the picture, made
+    whole. The margin is MARGIN of the short side, and more at the ends of an upright picture less
+    long than a card: a 4:3 photo held over a card has cut the card's ends, and stretching it to a
+    card's shape instead draws every symbol a fifth too tall."""
     paper = np.percentile(bgr.reshape(-1, 3), PAPER, axis=0)
-    p = max(1, int(round(MARGIN * min(bgr.shape[:2]))))
-    out = cv2.copyMakeBorder(bgr, p, p, p, p, cv2.BORDER_CONSTANT, value=[float(x) for x in paper])
+    h, w = bgr.shape[:2]
+    p = max(1, int(round(MARGIN * min(h, w))))
+    px = py = p
+    if PAD_TO_CARD and h > w:
+        # a picture cut the same depth all round inside a card is longer than a card: the margin
+        # alone makes it whole. One less long has had the card's ends cut deeper (a 4:3 photo held
+        # over it, upright): those are padded out to a card's shape. Not a landscape picture: a
+        # webcam's, over a table, whose read whole so padded took a red table, no card found in it,
+        # for a red +2 at 0.49 (a teach photo of a deck drawn in ink: tests/test_teach_ink.py)
+        py += max(0, int(round((CARD_ASPECT * (w + 2 * p) - (h + 2 * p)) / 2)))
+    out = cv2.copyMakeBorder(bgr, py, py, px, px, cv2.BORDER_CONSTANT, value=[float(x) for x in paper])
     h, w = out.shape[:2]
     quad = order_corners(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
-    return out, quad, p
+    return out, quad, np.float32([px, py])
