@@ -137,6 +137,37 @@ def test_cards_of_four_colours_on_a_dark_table_are_not_read_whole_as_a_wild(rec,
     assert rec.read(canvas.img) == []
 
 
+def test_a_wilds_ink_seen_from_inside_is_one_thing_in_its_middle_and_cards_lying_apart_are_not():
+    for print_name in ("classic", "ring-2018", "filled-oval"):
+        for card in ("wild", "wild-draw4"):
+            assert inside.one_ink_blob(_inside(card, print_name)), (print_name, card)
+    # four cards apart on a dark table, reaching its edges: the band is dark as a wild's is, but the
+    # ink is four things
+    canvas = Canvas(np.full((480, 640, 3), 40, np.uint8))
+    for xy, c in zip([(90, 110), (550, 110), (90, 370), (550, 370)], ("red-4", "blue-7", "green-2", "yellow-9")):
+        canvas.place(render_card(c, "uno", size=(112, 174)), xy, 10, 200, c, shadow=0)
+    assert 0.25 <= inside.dark_share(canvas.img) <= 0.85
+    assert not inside.one_ink_blob(canvas.img)
+    # ... and off the middle, one thing is no wild's oval; no ink at all, nothing
+    canvas = Canvas(np.full((480, 640, 3), 40, np.uint8))
+    canvas.place(render_card("wild", "uno", size=(112, 174)), (120, 240), 0, 200, "wild", shadow=0)
+    assert not inside.one_ink_blob(canvas.img)
+    assert not inside.one_ink_blob(np.full((480, 640, 3), 40, np.uint8))
+
+
+@pytest.mark.parametrize("print_name", ["classic", "ring-2018", "filled-oval"])
+def test_inside_a_wild_where_nothing_was_found_the_picture_read_whole_is_the_wild_unsure(print_name, rec, monkeypatch):
+    import vision.recognizer as recognizer
+    monkeypatch.setattr(rec, "locate_all", lambda *a, **k: ([], []))    # as the locators find nothing there
+    for card in ("wild", "wild-draw4"):
+        pic = _inside(card, print_name)
+        monkeypatch.setattr(recognizer, "INSIDE_WILD_NONE", True)
+        got = rec.read(pic)
+        assert got and got[0].card == card and not got[0].sure, (print_name, card, got)
+        monkeypatch.setattr(recognizer, "INSIDE_WILD_NONE", False)
+        assert rec.read(pic) == []
+
+
 def test_without_it_such_photos_read_nothing_or_wrong(rec, monkeypatch):
     import vision.recognizer as recognizer
     monkeypatch.setattr(recognizer, "INSIDE_CARD", False)

@@ -44,6 +44,9 @@ PAD_TO_CARD = True   # ... and more where the picture's shape is not a card's (p
 DARK = 0.5           # a pixel darker than this share of the paper's white is dark (a wild's black field: in the
                      # bench's inside frames of real wilds 0.31-0.71 of the band, the rest its oval's white and inks)
 PAPER = 99           # the percentile of the picture's pixels taken as its paper's white
+BLOB_SHARE = 0.8     # one_ink_blob: its largest piece holds this share of the coloured ink (a wild's corner indices hold a tenth) ...
+BLOB_MIDDLE = 0.3    # ... its centre within this middle share of each side ...
+MIN_INK = 0.02       # ... of a picture this share coloured at least
 WORK_SIDE = 640      # the long side the picture is read at ...
 LOOK_SIDE = 160      # ... and its band looked at (every photo's: a millisecond)
 
@@ -193,3 +196,27 @@ def padded(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     h, w = out.shape[:2]
     quad = order_corners(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
     return out, quad, np.float32([px, py])
+
+
+def one_ink_blob(bgr: np.ndarray) -> bool:
+    """Whether the picture's coloured ink (INK_SAT, INK_VAL) is one thing in its middle: its largest
+    connected piece (the ink closed over a stroke's width, a wild's quarters joined) holds BLOB_SHARE
+    of it and its centre lies in the picture's middle BLOB_MIDDLE of each side. A wild's oval or
+    circle of four colours, seen from inside the card; not cards lying apart on a dark table."""
+    work, _ = work_size(bgr, LOOK_SIDE)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+    ink = ((hsv[..., 1] > INK_SAT) & (hsv[..., 2] > INK_VAL)).astype(np.uint8)
+    total = int(ink.sum())
+    if total < MIN_INK * ink.size:
+        return False
+    k = max(3, int(round(0.04 * min(ink.shape))) | 1)
+    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    if n < 2:
+        return False
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    held = int(ink[labels == big].sum())
+    cx, cy = centroids[big]
+    h, w = ink.shape
+    lo, hi = (1 - BLOB_MIDDLE) / 2, (1 + BLOB_MIDDLE) / 2
+    return held >= BLOB_SHARE * total and lo * w <= cx <= hi * w and lo * h <= cy <= hi * h
