@@ -29,6 +29,9 @@ Cells (groups for --cells):
              held too close): the face cut by 6% and 10% of its width on every side, and a 4:3 frame
              as wide as the 6% cut, centred (its ends' margin in view); from the outline read right
              in the photo as it is; every photo of real-uno-dev, every 2nd of real-uno-dev2's folders;
+             and the same four frames of every card of the six print families rendered (vision.art,
+             each family's own look), a phone's noise and JPEG on them: close-ups of prints no photo
+             shows ("inside renders" cells);
   sweep      the 56 real-uno-dev photos re-rendered (bench/vision_cells.py): each photo's card quad
              found once with the contour locator, then the whole photo warped by a homography that
              carries the card to a target pose in a new 640x480 canvas (widened only where a card
@@ -261,6 +264,31 @@ def inside(rec: Recognizer, folder: Path, prefix: str, step: int = 1) -> tuple[l
             pic = vc.inside_frame(img, reads[0].quad.pts, inset, aspect)
             items.append(item(f"inside {cell} {prefix}", name, truth, *first_reading(rec, pic)))
     return items, {"skipped": skipped}
+
+
+def inside_renders(rec: Recognizer, seed: int, quick: bool) -> list[dict]:
+    """Every print family's cards (vision.art, each family's own clean look) taken from inside as
+    the inside cells take the real photos (vision_cells.INSIDE_CELLS): close-ups of prints none of
+    the photos show, a phone's noise and JPEG on them (the seed draws those)."""
+    from vision.art import render_card
+    from vision.art.style import PRINTS, print_style
+    rng = np.random.default_rng([seed, 47])
+    cards = sorted(rec.deck.cards)[::4 if quick else 1]
+    items = []
+    for family in PRINTS:
+        style = print_style(family)
+        for cid in cards:
+            rgba = render_card(cid, rec.deck.id, style=style, size=(280, 435))
+            face = cv2.cvtColor(np.ascontiguousarray(rgba[..., :3]), cv2.COLOR_RGB2BGR)
+            h, w = face.shape[:2]
+            quad = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+            for cell, inset, aspect in vc.INSIDE_CELLS:
+                pic = vc.inside_frame(face, quad, inset, aspect).astype(np.float32)
+                pic = np.clip(pic + rng.normal(0, rng.uniform(1, 4), pic.shape), 0, 255).astype(np.uint8)
+                ok, jpg = cv2.imencode(".jpg", pic, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 93))])
+                pic = cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+                items.append(item(f"inside renders {cell}", f"{family} {cid}", cid, *first_reading(rec, pic)))
+    return items
 
 
 # ---------------------------------------------------------------- 2. the pose sweep of real-uno-dev
@@ -635,6 +663,7 @@ def main(argv=None) -> int:
                 items += got
                 if info["skipped"]:
                     res["notes"].append(f"inside {prefix}: {len(info['skipped'])} photos misread as they are, skipped")
+        items += timed("inside renders", inside_renders, rec, args.seed, args.quick)
     if "sweep" in groups and uno_family and (Path(args.real) / "labels.csv").exists():
         got, info = timed("sweep", sweep, rec, Path(args.real), args.seed, args.quick)
         items += got
