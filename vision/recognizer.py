@@ -1188,7 +1188,9 @@ class Recognizer:
         read whole must be a wild, strongly, and what was found one thing, large, unsure: four cards
         lying apart on a dark table, none found, read whole as a wild; a table scene, a green reverse
         found unsure under a hand and the blue, red and green cards below it, read whole as a wild
-        draw four at 0.9 and more (bench tables cell, seed 17571)."""
+        draw four at 0.9 and more (bench tables cell, seed 17571). Where nothing at all was found
+        (INSIDE_WILD_NONE), the picture's coloured ink must be one thing in its middle, as a wild's
+        oval is and those four cards are not (inside.one_ink_blob)."""
         if not readings:
             # nothing found at all (the renders of four prints' wilds cut 7% inside: the locators find
             # nothing there), where its ink is one thing in the middle, as a wild's oval is

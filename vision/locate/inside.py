@@ -46,7 +46,8 @@ DARK = 0.5           # a pixel darker than this share of the paper's white is da
 PAPER = 99           # the percentile of the picture's pixels taken as its paper's white
 BLOB_SHARE = 0.8     # one_ink_blob: its largest piece holds this share of the coloured ink (a wild's corner indices hold a tenth) ...
 BLOB_MIDDLE = 0.3    # ... its centre within this middle share of each side ...
-MIN_INK = 0.02       # ... of a picture this share coloured at least
+MIN_INK = 0.02       # ... of a picture this share coloured at least, its ink closed over this share of
+BLOB_CLOSE = 0.04    # its short side first (a stroke's width: a wild's quarters, an oval's rim, joined)
 WORK_SIDE = 640      # the long side the picture is read at ...
 LOOK_SIDE = 160      # ... and its band looked at (every photo's: a millisecond)
 
@@ -200,7 +201,7 @@ def padded(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def one_ink_blob(bgr: np.ndarray) -> bool:
     """Whether the picture's coloured ink (INK_SAT, INK_VAL) is one thing in its middle: its largest
-    connected piece (the ink closed over a stroke's width, a wild's quarters joined) holds BLOB_SHARE
+    connected piece (the ink closed over BLOB_CLOSE, a wild's quarters joined) holds BLOB_SHARE
     of it and its centre lies in the picture's middle BLOB_MIDDLE of each side. A wild's oval or
     circle of four colours, seen from inside the card; not cards lying apart on a dark table."""
     work, _ = work_size(bgr, LOOK_SIDE)
@@ -209,7 +210,7 @@ def one_ink_blob(bgr: np.ndarray) -> bool:
     total = int(ink.sum())
     if total < MIN_INK * ink.size:
         return False
-    k = max(3, int(round(0.04 * min(ink.shape))) | 1)
+    k = max(3, int(round(BLOB_CLOSE * min(ink.shape))) | 1)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(closed, connectivity=8)
     if n < 2:
