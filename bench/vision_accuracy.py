@@ -285,8 +285,7 @@ def inside_renders(rec: Recognizer, seed: int, quick: bool) -> list[dict]:
             for cell, inset, aspect in vc.INSIDE_CELLS:
                 pic = vc.inside_frame(face, quad, inset, aspect).astype(np.float32)
                 pic = np.clip(pic + rng.normal(0, rng.uniform(1, 4), pic.shape), 0, 255).astype(np.uint8)
-                ok, jpg = cv2.imencode(".jpg", pic, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 93))])
-                pic = cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+                pic = vc.jpeg(int(rng.integers(60, 93)))(pic)
                 items.append(item(f"inside renders {cell}", f"{family} {cid}", cid, *first_reading(rec, pic)))
     return items
 

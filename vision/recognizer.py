@@ -1191,15 +1191,16 @@ class Recognizer:
         draw four at 0.9 and more (bench tables cell, seed 17571). Where nothing at all was found
         (INSIDE_WILD_NONE), the picture's coloured ink must be one thing in its middle, as a wild's
         oval is and those four cards are not (inside.one_ink_blob)."""
+        look = inside.work_size(bgr, inside.LOOK_SIDE)[0]
         if not readings:
             # nothing found at all (the renders of four prints' wilds cut 7% inside: the locators find
             # nothing there), where its ink is one thing in the middle, as a wild's oval is
-            if not (INSIDE_WILD_NONE and inside.one_ink_blob(bgr)):
+            if not (INSIDE_WILD_NONE and inside.one_ink_blob(look)):
                 return readings
         elif any(r.sure for r in readings) or not _one_large(readings, bgr, least=ONE_LARGE_WILD):
             return readings
         # (a wild's oval and corner indices reach into the band: a dark table lies all along it)
-        if not INSIDE_DARK <= inside.dark_share(inside.work_size(bgr, inside.LOOK_SIDE)[0]) <= INSIDE_DARK_MAX:
+        if not INSIDE_DARK <= inside.dark_share(look) <= INSIDE_DARK_MAX:
             return readings
         # ... and all four colours: a card of one colour on a dark table, read whole, is a wild draw
         # four's drawn card to the readers (real-uno-dev r0.jpg, and g0.jpg and g7.jpg overexposed,
@@ -1447,10 +1448,10 @@ def _one_large(readings: list[Reading], bgr: np.ndarray, apart_large: bool = Fal
     `least`: that share (ONE_LARGE_WILD inside a wild's field)."""
     if not readings:
         return True
-    least = least * bgr.shape[0] * bgr.shape[1]
+    area = least * bgr.shape[0] * bgr.shape[1]
     big = max(readings, key=lambda r: r.quad.area).quad
-    return big.area >= least and all(
-        quad_iou(big.pts, r.quad.pts) > 0 or (apart_large and r.quad.area >= least) for r in readings)
+    return big.area >= area and all(
+        quad_iou(big.pts, r.quad.pts) > 0 or (apart_large and r.quad.area >= area) for r in readings)
 
 
 def _lookalikes(a: str | None, b: str | None) -> bool:

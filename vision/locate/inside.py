@@ -60,9 +60,14 @@ def work_size(bgr: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float
     return cv2.resize(bgr, None, fx=k, fy=k, interpolation=cv2.INTER_AREA), k
 
 
+def _is_ink(hsv: np.ndarray) -> np.ndarray:
+    """Which of the HSV pixels (n x 3, or an image) are ink of some colour: saturated and bright."""
+    return (hsv[..., 1] > INK_SAT) & (hsv[..., 2] > INK_VAL)
+
+
 def _colour_shares(hsv: np.ndarray, palette: tuple) -> dict[str, float]:
     """The share of the (n, 3) HSV pixels that are ink of each colour of `palette`."""
-    ink = (hsv[:, 1] > INK_SAT) & (hsv[:, 2] > INK_VAL)
+    ink = _is_ink(hsv)
     shares: dict[str, float] = {}
     for name, (lo, hi) in palette:
         shares[name] = shares.get(name, 0.0) + float((ink & (hsv[:, 0] >= lo) & (hsv[:, 0] < hi)).sum()) / len(hsv)
@@ -127,7 +132,7 @@ def _band_mask(shape: tuple) -> np.ndarray | None:
 
 
 def _ink_mask(hsv: np.ndarray, colour: str, palette: tuple) -> np.ndarray:
-    ink = (hsv[:, 1] > INK_SAT) & (hsv[:, 2] > INK_VAL)
+    ink = _is_ink(hsv)
     of = np.zeros(len(hsv), bool)
     for name, (lo, hi) in palette:
         if name == colour:
@@ -206,7 +211,7 @@ def one_ink_blob(bgr: np.ndarray) -> bool:
     circle of four colours, seen from inside the card; not cards lying apart on a dark table."""
     work, _ = work_size(bgr, LOOK_SIDE)
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    ink = ((hsv[..., 1] > INK_SAT) & (hsv[..., 2] > INK_VAL)).astype(np.uint8)
+    ink = _is_ink(hsv).astype(np.uint8)
     total = int(ink.sum())
     if total < MIN_INK * ink.size:
         return False
