@@ -165,7 +165,9 @@ def test_inside_a_wild_where_nothing_was_found_the_picture_read_whole_is_the_wil
         got = rec.read(pic)
         assert got and got[0].card == card and not got[0].sure, (print_name, card, got)
         monkeypatch.setattr(recognizer, "INSIDE_WILD_NONE", False)
+        monkeypatch.setattr(recognizer, "INSIDE_TEXT_FOUR", False)
         assert rec.read(pic) == []
+        monkeypatch.setattr(recognizer, "INSIDE_TEXT_FOUR", True)
 
 
 def test_without_it_such_photos_read_nothing_or_wrong(rec, monkeypatch):
@@ -351,3 +353,63 @@ def test_a_card_read_unsure_on_a_dark_table_is_not_taken_for_a_piece_of_a_wild(r
     monkeypatch.setattr(recognizer, "INSIDE_FOUR", 0.0)
     monkeypatch.setattr(recognizer, "INSIDE_DARK_MAX", 1.0)
     assert rec.read(img)[0].card == "wild-draw4"
+
+
+@pytest.mark.parametrize("card, seed", [("green-9", 0), ("green-9", 3), ("red-9", 0)])
+def test_a_giant_numerals_loop_seen_close_is_a_piece_of_the_card_not_a_sure_0(rec, monkeypatch, card, seed):
+    # checked by eye: a party print's giant 9 (no centre shape) taken in a 4:3 frame inside its white
+    # margin, a phone's noise and JPEG on it; its white loop round a patch of the card's field is
+    # outlined as a small card of that very ink, a fifth of the picture, and read as a 0, sure
+    from tests.helpers import load_bench
+    import vision.recognizer as recognizer
+    vc = load_bench("vision_cells")
+    rgba = render_card(card, "uno", style=print_style("jumbo-numeral"), size=(280, 435))
+    face = cv2.cvtColor(np.ascontiguousarray(rgba[..., :3]), cv2.COLOR_RGB2BGR)
+    quad = np.float32([[0, 0], [279, 0], [279, 434], [0, 434]])
+    pic = vc.inside_frame(face, quad, 0.06, 4 / 3).astype(np.float32)
+    pic = np.clip(pic + np.random.default_rng(seed).normal(0, 3, pic.shape), 0, 255).astype(np.uint8)
+    pic = vc.jpeg(75)(pic)
+    got = rec.read(pic)
+    assert got[0].card == card and not got[0].sure
+    monkeypatch.setattr(recognizer, "INSIDE_PIECE", 1.0)
+    got = rec.read(pic)[0]
+    assert got.card == card.replace("9", "0") and got.sure          # before: its loop, a sure 0
+    assert got.quad.area < 0.3 * pic.shape[0] * pic.shape[1]
+
+
+def _cut(card: str, print_name: str, cut: float) -> np.ndarray:
+    rgba = render_card(card, "uno", style=print_style(print_name), size=(280, 435))
+    bgr = cv2.cvtColor(rgba[..., :3], cv2.COLOR_RGB2BGR)
+    h, w = bgr.shape[:2]
+    c = int(cut * w)
+    return np.ascontiguousarray(bgr[c:h - c, c:w - c])
+
+
+@pytest.mark.parametrize("card, print_name, flag, off", [
+    # checked by eye: the 2018 and 2024 prints' wilds cut 10% inside, black all along the edges
+    # (dark 0.88 and 0.9), their four-colour oval or circle in the middle; nothing found within
+    ("wild", "ring-2018", "INSIDE_DARK_NONE", 0.85),
+    ("wild", "circle-2024", "INSIDE_DARK_NONE", 0.85),
+    # ... and a cheap print's wild draw four: a white panel with "+4" in black on its black field, no
+    # colour on it at all; and a party print's, a white "+4" on black
+    ("wild-draw4", "knockoff", "INSIDE_TEXT_FOUR", False),
+    ("wild-draw4", "jumbo-numeral", "INSIDE_TEXT_FOUR", False),
+])
+def test_inside_a_wild_cut_deep_or_a_colourless_plus_four_nothing_found_reads_whole(rec, monkeypatch, card, print_name,
+                                                                                   flag, off):
+    import vision.recognizer as recognizer
+    pic = _cut(card, print_name, 0.10)
+    got = rec.read(pic)
+    assert got and got[0].card == card and not got[0].sure
+    monkeypatch.setattr(recognizer, flag, off)
+    got = rec.read(pic)
+    assert not got or got[0].card != card or got[0].confidence < 0.2      # before: nothing, or a weak piece
+
+
+def test_a_dark_picture_with_nothing_on_it_or_a_plus_four_drawn_on_paper_is_no_wild(rec):
+    assert rec.read(np.full((600, 450, 3), 25, np.uint8)) == []
+    # black all round and "+4" in the middle, but no card's text: the words of a sign, in white on black
+    sign = np.full((600, 450, 3), 20, np.uint8)
+    cv2.putText(sign, "+4 EXIT", (40, 320), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (240, 240, 240), 6)
+    got = rec.read(sign)
+    assert not got or got[0].card != "wild-draw4" or not got[0].sure

@@ -534,3 +534,43 @@ def test_a_knock_off_s_reverse_read_5_twice_is_not_sure(rec, monkeypatch):
     monkeypatch.setattr(fuse_module, "DRAWN_CORNER", False)
     got = rec.read(img)
     assert got[0].card == "red-5" and got[0].sure                      # the case this is for
+
+
+def test_a_place_read_one_way_up_as_a_7_and_the_other_as_a_2_says_neither_clearly():
+    from vision.read import text
+    from vision.read.fuse import PLUS_FAIR, WEAK
+    # an italic 7 turned reads "2", a 2 turned now and then "7" (TURNED_PAIRS): either way up, the
+    # clearer of the two, held between silence and a fair reading
+    assert text._best([("7", 0.96), ("2", 0.97)], turned=True) == ("2", text.TURNED_SAYS)
+    assert text._best([("2", 0.99), ("7", 0.42)], turned=True) == ("2", text.TURNED_SAYS)
+    assert WEAK <= text.TURNED_SAYS < PLUS_FAIR
+    # one of them too faint (under TURNED_LEAST), or another pair, or one line: the clearer, as before
+    assert text._best([("2", 0.99), ("7", 0.2)], turned=True) == ("2", 0.99)
+    assert text._best([("3", 0.9), ("8", 0.95)], turned=True) == ("8", 0.95)
+    assert text._best([("2", 0.95), ("", 0.0)], turned=True) == ("2", 0.95)
+    assert text._best([("+2", 0.9), ("7", 0.95)], turned=True) == ("7", 0.95)      # a "+2" is no "2"
+    assert text._best([("7", 0.82), ("2", 0.5)]) == ("7", 0.82)      # the two corner indices: no pair
+
+
+def test_the_filled_oval_prints_seven_seen_close_is_no_plus_two(monkeypatch):
+    # checked by eye: the filled-oval print's green 7 (italic, outlined in black), a 4:3 photo taken
+    # inside its margin, its corner indices cut off; OCR reads its centre "7" upright at 0.78 and
+    # "2" upside down at 0.99, and the "2" went out as a +2 whose plus was missed
+    import cv2
+    from helpers import load_bench
+    from vision.art import render_card
+    from vision.art.style import print_style
+    from vision.read import text
+    from vision.read.fuse import STRONG
+    from vision.recognizer import Recognizer
+    vc = load_bench("vision_cells")
+    rgba = render_card("green-7", "uno", style=print_style("filled-oval"), size=(280, 435))
+    face = cv2.cvtColor(np.ascontiguousarray(rgba[..., :3]), cv2.COLOR_RGB2BGR)
+    pic = vc.inside_frame(face, np.float32([[0, 0], [279, 0], [279, 434], [0, 434]]), 0.06, 4 / 3)
+    rec = Recognizer("uno")
+    assert rec.text_reader.read_card(face).centre[1] < STRONG
+    got = rec.read(pic)
+    assert got[0].card == "green-7" and not got[0].sure
+    monkeypatch.setattr(text, "TURNED_PAIRS", ())
+    assert rec.text_reader.read_card(face).centre == ("2", pytest.approx(0.988, abs=0.01))
+    assert rec.read(pic)[0].card == "green-draw2"

@@ -177,6 +177,9 @@ INSIDE_FOUR = 0.015      # ... and the picture this share or more in its two sca
                          # real wilds' inside frames 0.063 and more, renders of six prints' 0-0.33; the 174 photos of
                          # cards on a dark table or on black, but their wilds, 0.004 at most)
 ONE_LARGE = 0.05         # ... what was found inside it, one thing at least this share of the picture (_one_large)
+INSIDE_PIECE = 0.4       # a picture a card fills to its edges: a sure reading of its ink on less of it than this is a piece (1: off)
+INSIDE_DARK_NONE = 1.0   # ... where nothing at all was found, to this share
+INSIDE_TEXT_FOUR = True  # ... and where nothing was found, a picture read whole as a +4, its text "+4" clearly, without colours
 INSIDE_WILD_NONE = True  # ... and where nothing was found, its coloured ink one thing in its middle (inside.one_ink_blob)
 ONE_LARGE_WILD = 0.03    # ... inside a wild's field, this share: one of a +4's drawn cards in a 4:3 photo, 0.047
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
@@ -1121,6 +1124,10 @@ class Recognizer:
             # not a weak guess (a taught deck's match of the oval inside its yellow 7: a green 1 at 0.26)
             return r.sure or (colour(r) not in (band.colour, None) and not (
                 INSIDE_WEAK_FOREIGN and r.confidence < INSIDE_LEAST))
+        def of_band(r: Reading) -> bool:
+            # a reading of the band's colour in the band's very ink
+            return colour(r) == band.colour and inside.same_ink(
+                band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour, self.palette))
         if band.inside_field:
             # what was found of the band's very ink is the print's oval inside the card (not a card
             # lying on felt or wood of its colour, whose ink differs), read as a card of that colour
@@ -1143,15 +1150,27 @@ class Recognizer:
             only_oval = len(oval) == len(readings) and not any(r.sure for r in oval) and _one_large(oval, bgr)
         elif not band.card_to_edges:
             return self._inside_wild(bgr, readings) if INSIDE_WILD else readings
-        elif (len(readings) > 1 and not INSIDE_PIECES) or not _one_large(readings, bgr, INSIDE_APART) or \
-                any(foreign(r) for r in readings):
-            return readings           # (two cards found apart, or one small: a table, not one card)
         else:
+            if INSIDE_PIECE < 1.0:
+                # a thing of the card's very ink, read sure, that fills little of a picture the card
+                # fills is a piece of that card, not a card lying on it: a party print's giant 9
+                # seen close, the white loop of the 9 round a field of its green read as a green 0
+                # at 0.95, sure (the bench's inside renders, 4:3 frame). Held unsure, as the oval is
+                # inside the field (the card found whole fills most of the picture); and where all
+                # that was found is such pieces, they are weighed as the oval is (its blue 9's loop
+                # read as a blue 0, unsure, and the picture read whole a blue 9 at 0.54)
+                limit = INSIDE_PIECE * bgr.shape[0] * bgr.shape[1]
+                piece = [r.quad.area < limit and of_band(r) for r in readings]
+                readings = [replace(r, confidence=min(r.confidence, BELOW_MAX)) if p else r
+                            for r, p in zip(readings, piece)]
+            if (len(readings) > 1 and not INSIDE_PIECES) or not _one_large(readings, bgr, INSIDE_APART) or \
+                    any(foreign(r) for r in readings):
+                return readings       # (two cards found apart, or one small: a table, not one card)
             # a card filling the picture, its margin running off the edges (a photo cropped to the
             # card): nothing held, for what was found may be the card itself; the picture read whole
             # stands where nothing was found, or against one unsure reading of its colour, strongly
             # (the filled-oval print cropped 2-3% inside its edge: its oval's 9 read as a 6)
-            only_oval = not readings
+            only_oval = not readings or (INSIDE_PIECE < 1.0 and all(piece))
         work, k = inside.work_size(bgr)
         if inside.centre_ink(work, band.colour, self.palette) < inside.CENTRE_INK:
             return readings           # a plain cloth of a card's colour
@@ -1192,26 +1211,39 @@ class Recognizer:
         (INSIDE_WILD_NONE), the picture's coloured ink must be one thing in its middle, as a wild's
         oval is and those four cards are not (inside.one_ink_blob)."""
         look = inside.work_size(bgr, inside.LOOK_SIDE)[0]
+        blob = False
         if not readings:
             # nothing found at all (the renders of four prints' wilds cut 7% inside: the locators find
-            # nothing there), where its ink is one thing in the middle, as a wild's oval is
-            if not (INSIDE_WILD_NONE and inside.one_ink_blob(look)):
+            # nothing there), where its ink is one thing in the middle, as a wild's oval is, or where
+            # the picture read whole is a wild draw four by its text (INSIDE_TEXT_FOUR, below)
+            blob = INSIDE_WILD_NONE and inside.one_ink_blob(look)
+            if not (blob or INSIDE_TEXT_FOUR):
                 return readings
         elif any(r.sure for r in readings) or not _one_large(readings, bgr, least=ONE_LARGE_WILD):
             return readings
-        # (a wild's oval and corner indices reach into the band: a dark table lies all along it)
-        if not INSIDE_DARK <= inside.dark_share(look) <= INSIDE_DARK_MAX:
+        # (a wild's oval and corner indices reach into the band: a dark table lies all along it. Where
+        # nothing was found the band may be dark all round: a wild whose black field reaches further
+        # round its oval, cut deep, the 2018 and 2024 prints' cut 10% inside, 0.88-1.0 dark)
+        if not INSIDE_DARK <= inside.dark_share(look) <= (INSIDE_DARK_NONE if not readings else INSIDE_DARK_MAX):
             return readings
         # ... and all four colours: a card of one colour on a dark table, read whole, is a wild draw
         # four's drawn card to the readers (real-uno-dev r0.jpg, and g0.jpg and g7.jpg overexposed,
         # their table no longer dark all round: read right unsure, read whole as a +4 at 0.9 and more)
         whole = self._whole(bgr)
-        if scarcest_two(colour_votes(whole[2], palette=self.palette)) < INSIDE_FOUR:
+        four = scarcest_two(colour_votes(whole[2], palette=self.palette)) >= INSIDE_FOUR
+        if not four and readings:
             return readings
         card, conf, chance, outline = self._read_whole(bgr, whole)
         if card is None or self.deck.cards[card].color is not None or chance < INSIDE_STRONG or \
                 any(r.card == card for r in readings):
             return readings
+        if not readings and not (blob and four):
+            # a wild draw four whose +4 is white on its black field, no colour on it (party and
+            # cheap prints): nothing found within it, it is one only where its text says "+4" clearly
+            told = self._last_text
+            if not (INSIDE_TEXT_FOUR and card == "wild-draw4" and told is not None
+                    and "wild-draw4" in (clear_symbols(told) or ())):
+                return readings
         return [Reading(card, min(chance, BELOW_MAX), Quad(outline, 1.0), conf)]
 
     def _read_whole(self, bgr: np.ndarray, whole: tuple | None = None) -> tuple[str | None, float, float, np.ndarray]:

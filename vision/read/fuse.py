@@ -37,6 +37,12 @@ SIX_NINE_BY_CORNER = True   # (False: the corner index says nothing of 6 or 9)
 SIX_NINE_PX = 60.0      # card width (pixels) from which the underline is looked for
 STRONG = 0.85           # text read with at least this confidence is a clear reading
 WEAK = 0.3              # below this, nothing was read: silence
+# ... unless the corner index reads the same symbol clearly: a faint echo of it at the centre is no
+# silence (which leans to the shapes) but the same text half washed out. A lamp's spot over a green
+# 3's oval left its centre "3" at 0.27, its corner "3" at 0.997, and silence sent it to the reverse
+# the shape readers half took the spot for (glare cell, hand-held). Not a "0": a faint "0" at the
+# centre is what a skip's ring gives (14 of 24 real skips of real-uno-dev2, 0.3-0.85 there)
+ECHO_FLOOR = 0.15
 # card widths in the picture (pixels) from which silence at each place starts to mean something,
 # and from which it means all it can: a centre numeral is about half the card's width high,
 # a corner index about a sixth; OCR needs some 15 pixels of text height
@@ -98,6 +104,14 @@ CORNER = {
 def silent(read: tuple[str | None, float]) -> bool:
     """Whether a place's reading (symbol, confidence) is silence: nothing read, or below WEAK."""
     return read[0] is None or read[1] < WEAK
+
+
+def echoes(text: TextEvidence) -> bool:
+    """Whether the centre read faintly (ECHO_FLOOR..WEAK) what the corner index reads clearly: then
+    the centre says nothing either way (ECHO_FLOOR)."""
+    (centre, c_conf), (corner, k_conf) = text.centre, text.corner
+    return centre is not None and centre != "0" and centre == corner and ECHO_FLOOR <= c_conf < WEAK \
+        and k_conf >= STRONG
 
 
 def likelihoods(table: dict, read: tuple[str | None, float], symbols: list[str], heard: float = 1.0,
@@ -216,7 +230,8 @@ def fuse(symbols: list[str], p: np.ndarray, text: TextEvidence | None, card_px: 
         trusted = 0.0
     says = max(_says(text.centre, centre_heard, trusted), _says(text.corner, corner_heard, trusted))
     b = np.power((1 - OFF_PRINT * says) * p + OFF_PRINT * says / len(p), TEMPER_ALONE - (TEMPER_ALONE - TEMPER) * says)
-    b *= likelihoods(CENTRE, text.centre, symbols, centre_heard, trusted)
+    if not echoes(text):
+        b *= likelihoods(CENTRE, text.centre, symbols, centre_heard, trusted)
     b *= likelihoods(CORNER, text.corner, symbols, corner_heard, trusted, fair_digits=CORNER_FAIR)
     if "6" in symbols and "9" in symbols and {text.centre[0], text.corner[0]} & {"6", "9"}:
         # the bar is a few pixels thick: on a card drawn small it is not seen, or seen wrong

@@ -64,6 +64,16 @@ CORNER_INK_CLEAR = 0.85        # pixel's darkest channel, where white on any col
                                # cells, 4,063 silent corners): read so, 104 right (52 of them a +2 whose centre was
                                # silent) and 26 wrong, most a numeral from a skip's ring or a reverse's arrows and
                                # 6 a numeral from another; no "+2" or "+4" from a card that was neither
+# Two numerals OCR reads each other as upside down, beside 6 and 9: an italic 7 turned reads "2"
+# (17 of 72 rendered 7s of six print families, clearly), and a 2 turned now and then "7" (a real
+# blue 2, squashed: "2" at 0.996 one way, "7" at 0.991 the other). A place read as the two, one
+# each way up, both from TURNED_LEAST, says "one of them", which is no clear reading of either: its
+# reading is held at TURNED_SAYS (between fuse.WEAK and fuse.PLUS_FAIR: no evidence), and the shape
+# readers and the other place decide. The filled-oval print's green 7 seen close, its corners out of
+# view, read "2" at 0.99 upside down and "7" at 0.78 upright, and went out as a +2 whose plus was missed
+TURNED_PAIRS = ({"7", "2"},)
+TURNED_LEAST = 0.3
+TURNED_SAYS = 0.5
 SYMBOL_OF_TEXT = {**{d: d for d in "0123456789"}, "+2": "draw2", "+4": "wild-draw4"}
 PLUS_TEXT = (SYMBOL_OF_TEXT["+2"], SYMBOL_OF_TEXT["+4"])   # what the ink look may tell (CORNER_BY_INK)
 
@@ -143,14 +153,14 @@ class TextReader:
         crops = [_crop(card, CENTRE), _crop(turned, CENTRE), _crop(card, CORNER), _crop(turned, CORNER)]
         lines = self.read_lines(crops)
         centre_lines, corner = lines[0:2], _best(lines[2:4])   # centre: (upright, turned)
-        centre = _best(centre_lines)
+        centre = _best(centre_lines, turned=True)
         # the centre again closer in where the whole centre read text, but not clearly: the closer
         # reading stands where it is clear and is the text the whole centre read faintly (closer
         # in, a reverse's S without its arrow heads reads "3")
         faint = {SYMBOL_OF_TEXT.get(t.strip()) for t, c in centre_lines if c > 0} - {None}
         if CLOSER and faint and centre[1] < CLOSE_CLEAR:
             near = self.read_lines([_crop(card, CENTRE_CLOSE), _crop(turned, CENTRE_CLOSE)])
-            close = _best(near)
+            close = _best(near, turned=True)
             if close[1] >= CLOSE_CLEAR and close[0] in faint:
                 centre, centre_lines = close, near
         second = False
@@ -163,7 +173,7 @@ class TextReader:
             near = [_crop(c, CENTRE_CLOSE) for c in (card, turned)] if SILENT_CLOSE < 1.0 else []
             lines = self.read_lines(value + near)
             for read, clear in ((lines[:2], VALUE_CLEAR), (lines[2:], SILENT_CLOSE)):
-                got = _best(read)
+                got = _best(read, turned=True)
                 if got[0] is not None and got[1] >= clear:
                     centre, centre_lines, second = got, read, True
                     break
@@ -181,7 +191,7 @@ class TextReader:
         """The symbol the centre of a rectified card reads as, either way up, and its confidence:
         read_card's first look at the centre alone (two crops, one batch)."""
         card = _text_size(card_bgr)
-        return _best(self.read_lines([_crop(card, CENTRE), _crop(card[::-1, ::-1], CENTRE)]))
+        return _best(self.read_lines([_crop(card, CENTRE), _crop(card[::-1, ::-1], CENTRE)]), turned=True)
 
 
 def _text_size(card_bgr: np.ndarray) -> np.ndarray:
@@ -269,14 +279,23 @@ def _decode(p: np.ndarray) -> tuple[str, float]:
     return text, (float(np.mean(confs)) if confs else 0.0)
 
 
-def _best(lines: list[tuple[str, float]]) -> tuple[str | None, float]:
+def _best(lines: list[tuple[str, float]], turned: bool = False) -> tuple[str | None, float]:
     """The symbol of the orientation that reads as a card's text, with its confidence. A 6 and a
-    9 read each other upside down: either reading counts as "6 or 9" (the classifier decides)."""
+    9 read each other upside down: either reading counts as "6 or 9" (the classifier decides).
+    `turned`: the two lines are the centre read upright and upside down (one numeral, printed once):
+    read as two numerals that read each other upside down (TURNED_PAIRS), the clearer, held at
+    TURNED_SAYS, no clear reading of either. (Not the corners: the two crops there are the two
+    indices, each the right way up on a card lying upright, so no pair tells a turned numeral; a 7's
+    corner read "7" fairly and a "2" in its other corner is evidence of the 7.)"""
     best: tuple[str | None, float] = (None, 0.0)
+    read = []
     for text, conf in lines:
         sym = SYMBOL_OF_TEXT.get(text.strip())
         if sym is None and len(text) == 2 and text[::-1] in ("+2", "+4"):  # "2+" read across a slant
             sym = SYMBOL_OF_TEXT[text[::-1]]
+        read.append((sym, conf))
         if sym is not None and conf > best[1]:
             best = (sym, conf)
+    if turned and len(read) == 2 and {read[0][0], read[1][0]} in TURNED_PAIRS and min(read[0][1], read[1][1]) >= TURNED_LEAST:
+        return best[0], min(best[1], TURNED_SAYS)
     return best
