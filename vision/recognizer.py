@@ -1124,17 +1124,20 @@ class Recognizer:
             # not a weak guess (a taught deck's match of the oval inside its yellow 7: a green 1 at 0.26)
             return r.sure or (colour(r) not in (band.colour, None) and not (
                 INSIDE_WEAK_FOREIGN and r.confidence < INSIDE_LEAST))
+        def band_ink(r: Reading) -> bool:
+            # the reading's card printed in the band's very ink
+            return inside.same_ink(band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour,
+                                                             self.palette))
+
         def of_band(r: Reading) -> bool:
             # a reading of the band's colour in the band's very ink
-            return colour(r) == band.colour and inside.same_ink(
-                band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour, self.palette))
+            return colour(r) == band.colour and band_ink(r)
         if band.inside_field:
             # what was found of the band's very ink is the print's oval inside the card (not a card
             # lying on felt or wood of its colour, whose ink differs), read as a card of that colour
             # or, unsure, as a wild (the filled-oval print's oval, its numeral cut, as the wild draw
             # four; a wild read sure on felt of one of its colours is a wild)
-            oval = [r for r in readings if (colour(r) == band.colour or (colour(r) is None and not r.sure)) and inside.same_ink(
-                band.ink, inside.card_ink(warp_card(bgr, r.quad.pts, INK_LOOK), band.colour, self.palette))]
+            oval = [r for r in readings if (colour(r) == band.colour or (colour(r) is None and not r.sure)) and band_ink(r)]
             held = {id(r) for r in oval}
             # a card read sure, or a card of another colour: not a photo of one card. (A reading of
             # the band's colour in another ink, unsure, is weighed against the photo read whole: the
