@@ -135,3 +135,38 @@ def test_a_squashed_card_read_sure_as_another_is_not_taken_without_asking(monkey
     assert after and not (after[0].sure and after[0].card != card), after[:1]
     _, shipped = read_both(square, monkeypatch)
     assert shipped[0].card == card                   # the shipped network reads it right
+
+
+def test_of_whole_card_outlines_alike_in_area_the_surer_reading_wins(monkeypatch):
+    # resized with its area kept a whole card keeps its area at every aspect: three aspects read a
+    # 2 at 0.995, two portrait ones a +2 at 0.955 on an outline 0.04% larger (real-uno-dev b2.jpg
+    # squashed). The larger outline won by its area alone; within AREA_TIE the surer reading wins,
+    # and the two sure readings disagreeing, the table is still asked
+    import vision.rectify.aspect as aspect
+    two = ([reading("blue-2", 0.995, 100, 100, 300, 400)], [])
+    plus_two = ([reading("blue-draw2", 0.955, 100, 100, 300, 400.2)], [])
+    monkeypatch.setattr(aspect, "AREA_TIE", 1.0)         # before: the larger area, however slight
+    readings, _ = best_of([two, two, plus_two], share_inside)
+    assert readings[0].card == "blue-draw2"
+    monkeypatch.setattr(aspect, "AREA_TIE", 0.9)
+    readings, _ = best_of([two, two, plus_two], share_inside)
+    assert readings[0].card == "blue-2"
+    assert readings[0].confidence == BELOW_MAX and not readings[0].sure
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "real-uno-dev" / "labels.csv").exists(),
+                    reason="development photos not present")
+def test_real_twos_squashed_are_read_as_twos_not_draw_twos(monkeypatch):
+    # a classic blue 2 and a filled-oval red 2 held in a hand, squashed from their photos into 640 x 640:
+    # the portrait aspects read them as +2s (sure) on outlines a hair larger than the 2's
+    import vision.rectify.aspect as aspect
+    rec = Recognizer("uno")
+    for path, card in ((ROOT.parent / "shared" / "real-uno-dev" / "b2.jpg", "blue-2"),
+                       (REAL2 / "hand-held" / "red-2-2.jpg", "red-2")):
+        square = cv2.resize(cv2.imread(str(path)), (640, 640), interpolation=cv2.INTER_AREA)
+        monkeypatch.setattr(aspect, "AREA_TIE", 1.0)
+        before = rec.read(square)
+        monkeypatch.setattr(aspect, "AREA_TIE", 0.9)
+        after = rec.read(square)
+        assert before[0].card == card.replace("-2", "-draw2"), before[:1]     # the case this is for
+        assert after[0].card == card, after[:1]

@@ -26,6 +26,12 @@ from ..read.calibrate import BELOW_MAX
 ASPECTS = (4 / 3, 16 / 9, 3 / 4, 9 / 16)
 SQUARE = 0.01        # a picture whose sides differ by at most this share is square
 SAME_CARD = 0.5      # two readings are of one card where this share of either's outline lies inside the other's
+# Sure readings covering at least this share of the largest area any candidate's cover count as
+# covering as much: resized with its area kept, a whole card keeps its area at every aspect (its
+# outlines differ by a few %), while a card-shaped part of it is far smaller (a reverse's lower half,
+# about half). Within it the surer candidate wins: a squashed blue 2 (real-uno-dev b2) read 2 at
+# 0.995 at three aspects and +2 at 0.955 at the two portrait ones, whose outline was 0.04% larger
+AREA_TIE = 0.9
 
 
 def is_square(shape: tuple) -> bool:
@@ -44,7 +50,7 @@ def _merit(readings: list) -> tuple[int, float, float]:
     """How well a picture was read: its sure readings, the area they cover, its best confidence.
     The area: squashed the wrong way a card is longer still, and a card-shaped part of it can be
     outlined and read sure (a reverse's lower half read as a 7); the aspect that undoes the stretch
-    outlines the whole card."""
+    outlines the whole card. (best_of counts areas within AREA_TIE of each other as one.)"""
     sure = [r for r in readings if r.sure]
     return len(sure), sum(r.quad.area for r in sure), max((r.confidence for r in readings), default=0.0)
 
@@ -54,7 +60,11 @@ def best_of(candidates: list[tuple[list, list]], inside: Callable[[np.ndarray, n
     picture as it is first; a tie keeps the earlier), its sure readings that another candidate
     reads surely as another card held below sure. `inside(quad_a, quad_b)`: the share of a's area
     inside b (two outlines of one card, or one of a part of it, lie mostly one inside the other)."""
-    best = max(range(len(candidates)), key=lambda i: (_merit(candidates[i][0]), -i))
+    merits = [_merit(rs) for rs, _ in candidates]
+    most = max(m[0] for m in merits)
+    widest = max(m[1] for m in merits if m[0] == most)
+    best = max(range(len(candidates)),
+               key=lambda i: (merits[i][0], merits[i][1] >= AREA_TIE * widest, merits[i][2], merits[i][1], -i))
     readings, backs = candidates[best]
     others = [r for i, (rs, _) in enumerate(candidates) if i != best for r in rs if r.sure]
 
