@@ -362,3 +362,33 @@ def test_a_photo_under_a_tungsten_lamp_is_read_right_and_asked(rec):
     for name in TUNGSTEN:
         got = rec.read(cast(cv2.imread(str(REAL2 / "on-black" / name)), 0.45, 0.78, 1.0))
         assert got[0].card == truth[name] and not got[0].sure
+
+
+def test_red_from_unclipped_pixels_that_may_be_skin_is_in_doubt():
+    # a bright yellow clipped in red, a finger over it: the finger is most of the unclipped "ink" and
+    # reads red-orange. Red from them against clipped yellow needs SKIN_RED of them; under it, the
+    # clipped majority's colour, in doubt (margin 0)
+    fingered = votes("yellow", "red", 324, 1371, towards=("red",))
+    fingered["unclipped"]["share"] = 0.65
+    assert clip_checked(fingered) == ("yellow", 0.9, 0.0)
+    fingered["unclipped"]["share"] = colour.SKIN_RED        # a red's shaded ink: red, as before
+    assert clip_checked(fingered)[0] == "red"
+    # not other colours: a green clipped to cyan is named by its few unclipped greens however mixed
+    teal = votes("blue", "green", 154, 1398, towards=("green",))
+    teal["unclipped"]["share"] = 0.64
+    assert clip_checked(teal)[0] == "green"
+
+
+def test_a_held_yellow_clipped_in_red_is_not_read_red_for_sure(monkeypatch):
+    # a synthetic close-up (vision/synth/closeup.py, seed 8101 #238): a bright yellow 7 on a gingham
+    # cloth under a strong light, a finger over it; read as the red 7 at 0.96, sure, before
+    from tests.helpers import one_card_closeup
+    img, card = one_card_closeup(8101, 238, 640, 480)
+    assert card == "yellow-7"
+    rec = Recognizer("uno")
+    monkeypatch.setattr(colour, "SKIN_RED", 0.0)
+    before = rec.read(img)
+    assert before[0].card == "red-7" and before[0].sure          # the case this is for
+    monkeypatch.setattr(colour, "SKIN_RED", 0.75)
+    after = rec.read(img)
+    assert after[0].card == card and not after[0].sure

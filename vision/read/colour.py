@@ -254,6 +254,13 @@ def _shares(hue: np.ndarray, mask: np.ndarray, palette: tuple) -> dict:
 
 
 UNCLIPPED_MIN = 25   # unclipped ink pixels a colour is read from where the clipped ones disagree
+# Skin is red-orange: a finger over a bright yellow card clipped in red (which leaves it redder than it
+# looks) is most of that card's unclipped "ink" and named red, so red from the unclipped pixels against
+# clipped yellow is taken only where this share of them name it; under it the colour is in doubt.
+# Measured (session 80): real reds brightened 2.5 and 3.2 times, 0.80-1.00 of their unclipped pixels
+# red (40 readings); held yellows in synthetic close-ups, fingers over them, 0.52-0.65 (3 of 305
+# close-ups, one read as the red 7 at 0.96, sure)
+SKIN_RED = 0.75
 EDGE_MARGIN = 5.0    # all the ink's hue this close to the edge of its colour's range sits on the border...
 EDGE_PIXELS = 2      # ... where this many unclipped ink pixels pick the side
 EDGE_SHARE = 0.6     # ... when this share of them name the colour across it
@@ -275,6 +282,8 @@ def clip_checked(v: dict) -> tuple[str, float, float]:
     u = v["unclipped"]
     if u["pixels"] >= UNCLIPPED_MIN:
         if u["colour"] != colour and u["colour"] in u["towards"]:
+            if u["colour"] == "red" and u["share"] < SKIN_RED:
+                return colour, share, 0.0
             return u["colour"], u["share"], u["hue_margin"]
         if u["colour"] == colour and u["clipped"] > u["pixels"]:
             # most of the ink clipped, the rest agreeing: the clipped pixels' hue is where clipping
