@@ -67,6 +67,11 @@ Cells (groups for --cells):
   synthetic  held-out synthetic cut-out cards: fresh vision.art renders of the ono deck (the designed
              deck itself with --deck dino2|snake-cup) through vision.synth.augment.camera_view,
              identified from the rectified card;
+  closeups   synthetic close-ups (vision/synth/closeup.py: a card held or lying close, a random print
+             of the six families, fingers, glare, clutter, blur, JPEG) in three frame shapes (640 x 480,
+             1280 x 720, 720 x 1280), --closeups N draws each (default 300); those showing one face card
+             70 % or more are read whole, the first reading against that card (held out by seed; the
+             detector learned close-ups of this generator at other seeds);
   lopo       leave one print out: for each family P of vision.art.style.PRINTS the symbol model
              trained without P (--lopo DIR, models made by bench/train_lopo.sh DIR) on renders of P.
 
@@ -78,7 +83,7 @@ Then calibration over the real-photo cells pooled (as they are; and with the swe
 transplant and scenes cells, the ones least tuned on): a reliability table over confidence bins, the
 expected calibration error, and the accuracy of the sure readings (should be >= 0.99).
 
-    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,far,scenes,synthetic,lopo]
+    .venv/bin/python bench/vision_accuracy.py [--deck uno] [--quick] [--cells real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,sweep2,transplant,tables,far,scenes,synthetic,closeups,lopo]
         [--json] [--dump FILE.jsonl] [--lopo DIR] [--synthetic N] [--scenes N] [--seed S] [--real DIR]
         [--real2 DIR] [--locator detector|contour] [--symbols MODEL.npz] [--without-print P]
         [--net NET.onnx] [--far-net FAR.onnx|none] [--far-px PX] [--no-relook]
@@ -130,7 +135,7 @@ REAL2 = ROOT.parent / "shared" / "real-uno-dev2"
 SCENE_SEED = 4242                     # held out: the detector and the classifier never trained on it
 DEMO = ROOT / "datasets" / "demo"
 GROUPS = ("real", "squashed", "mirrored", "overexposed", "washed", "toned", "hued", "glare", "inside", "sweep", "sweep2", "transplant", "tables",
-          "far", "scenes", "synthetic", "lopo")
+          "far", "scenes", "synthetic", "closeups", "lopo")
 FAR_WIDTH = (0.05, 0.10)   # the far cells: a card's width as a share of the picture's near edge on the table
 
 
@@ -479,6 +484,30 @@ def synthetic(rec: Recognizer, n: int, seed: int, cell: str = "synthetic cut-out
     return items
 
 
+CLOSEUP_FRAMES = ((640, 480), (1280, 720), (720, 1280))   # a webcam's, a phone's across and upright
+CLOSEUP_SEEN = 0.7     # the close-ups cells: the face card at least this share in view, the only face
+
+
+def closeups(rec: Recognizer, n: int, seed: int) -> list[dict]:
+    """Synthetic close-ups (vision/synth/closeup.py: a card held or lying close, a random print of
+    the six families, fingers, glare, light, clutter, blur, noise and JPEG) in three frame shapes,
+    `n` draws each; those with one face card CLOSEUP_SEEN or more in view are read whole (first
+    reading against that card). Held out by seed: the detector learned close-ups of this generator
+    (models/README.md, its stages), at other seeds; the symbol readers learned cut-out renders."""
+    import random as _random
+    from vision.synth.closeup import compose_closeup
+    items = []
+    for f, (w, h) in enumerate(CLOSEUP_FRAMES):
+        for i in range(n):
+            k = (seed * 10 + f) * 1000 + i
+            img, labels = compose_closeup(rec.deck.id, np.random.default_rng(k), _random.Random(k), w, h)
+            faces = [c for c in labels["cards"] if c["card"] != "back"]
+            if len(faces) != 1 or faces[0]["visible"] < CLOSEUP_SEEN:
+                continue
+            items.append(item(f"close-ups {w}x{h}", f"{k}", faces[0]["card"], *first_reading(rec, img)))
+    return items
+
+
 # ---------------------------------------------------------------- 5. leave one print out
 
 def lopo(models: Path, n: int, seed: int, use_net: bool = True) -> tuple[list[dict], str | None]:
@@ -547,7 +576,7 @@ def vision_tree() -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="uno")
-    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,transplant,tables,far,scenes,synthetic,lopo",
+    ap.add_argument("--cells", default="real,squashed,mirrored,overexposed,washed,toned,hued,glare,inside,sweep,transplant,tables,far,scenes,synthetic,closeups,lopo",
                     help="comma-separated groups: " + ",".join(GROUPS) + " (lopo needs --lopo DIR)")
     ap.add_argument("--quick", action="store_true", help="a subset for a fast loop: every 4th photo, 11 sweep "
                     "cells on 14 photos, 40 scenes, 280 synthetic cards")
@@ -558,6 +587,8 @@ def main(argv=None) -> int:
     ap.add_argument("--real2", default=str(REAL2))
     ap.add_argument("--lopo", metavar="DIR", help="folder of ono-symbols-without-P.npz models (bench/train_lopo.sh)")
     ap.add_argument("--transplant", type=int, default=2, help="new close-ups per lifted real face")
+    ap.add_argument("--closeups", type=int, default=300,
+                    help="synthetic close-ups drawn per frame shape (about half have one face card in view)")
     ap.add_argument("--tables", type=int, default=120, help="table scenes a cell with real faces (quick: a quarter)")
     ap.add_argument("--lopo-n", type=int, default=300, help="renders per print family in the lopo cell")
     ap.add_argument("--no-demo", action="store_true", help="skip the demo recording in the scenes group")
@@ -709,6 +740,9 @@ def main(argv=None) -> int:
             srec.calibration = rec.calibration
         if n:
             items += timed("synthetic", synthetic, srec, n, args.seed)
+    if "closeups" in groups and uno_family:
+        n = args.closeups // (4 if args.quick else 1)
+        items += timed("closeups", closeups, rec, n, args.seed)
     if "lopo" in groups and args.lopo:
         got, note = timed("lopo", lopo, Path(args.lopo), args.lopo_n // (4 if args.quick else 1), args.seed,
                           not args.no_net)

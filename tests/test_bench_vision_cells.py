@@ -290,3 +290,26 @@ def test_a_table_scene_seen_from_farther_up_lays_its_cards_smaller():
     near, far = widths(CARD_WIDTH), widths((0.05, 0.10))
     assert far < 0.6 * near, (far, near)
     assert 10 < far < 80, far          # a 640 x 480 frame: cards tens of pixels wide
+
+
+def test_the_close_ups_cells_read_one_face_card_per_picture_in_three_frame_shapes():
+    va = load_bench("vision_accuracy")
+
+    class Seen:     # records the pictures it is shown; reads nothing in them
+        deck = type("D", (), {"id": "uno"})()
+        shapes = []
+
+        def read(self, img):
+            self.shapes.append(img.shape[:2])
+            return []
+
+    rec = Seen()
+    items = va.closeups(rec, 6, 17571)
+    assert items, "no close-up showed one face card"
+    assert {it["cell"] for it in items} <= {f"close-ups {w}x{h}" for w, h in va.CLOSEUP_FRAMES}
+    assert {(h, w) for h, w in rec.shapes} <= {(h, w) for w, h in va.CLOSEUP_FRAMES}
+    assert len(rec.shapes) == len(items)                         # only those pictures are read
+    from referee.cards import load_deck
+    cards = load_deck("uno").cards
+    assert all(it["truth"] in cards and it["read"] == "(none)" and not it["sure"] for it in items)
+    assert len({it["name"] for it in items}) == len(items)      # each picture once
