@@ -213,3 +213,19 @@ def test_a_three_under_glare_whose_centre_echoes_its_corner_is_read_as_its_3(rec
     assert rec.read(pic)[0].card == "green-3"
     monkeypatch.setattr(fuse, "ECHO_FLOOR", 1.0)             # the faint "3" at the centre as silence: before
     assert rec.read(pic)[0].card == "green-reverse"
+
+
+@needs_photos
+def test_a_corner_0_speaks_for_a_0_twice_as_much_as_for_a_skip(rec, monkeypatch):
+    # checked by eye: a held blue 0 of the filled-oval print, a lamp's spot over its numeral (the
+    # bench's glare cell, seed 17571); its centre "0" faint (0.24), its corner "0" at 0.99, the shape
+    # readers spread over a reverse, a 3 and a skip. A corner reads "0" clearly on 0.40 of real 0s and
+    # 0.14 of real skips (session 80): the skip's likelihood 0.5 of the 0's, not 0.8
+    symbols = ["0", "skip"]
+    corner = dict(zip(symbols, fuse.likelihoods(fuse.CORNER, ("0", 0.95), symbols)))
+    assert corner["skip"] == 0.5 * corner["0"]
+    pic = glared("blue-0-3", 17571)
+    got = rec.read(pic)[0]
+    assert got.card == "blue-0" and not got.sure
+    monkeypatch.setattr(fuse, "CORNER", {**fuse.CORNER, "0": {**fuse.CORNER["0"], "skip": 0.8}})
+    assert rec.read(pic)[0].card == "blue-skip"                # what it read before

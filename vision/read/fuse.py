@@ -92,8 +92,12 @@ CORNER = {
     # 0.996, went to the reverse the shape readers took the glare for)
     "digit": {"same": 1.0, "6/9": 1.0, "reverse": {"3": 0.3, "5": 0.3}, "*": 0.08},
     # a corner "0": a 0, a skip's ring or a wild's oval; a +2 or +4 corner reads as such; a
-    # reverse's never seen so (0 of 986 real readings and 240 renders of six prints, session 43)
-    "0": {"0": 1.0, "skip": 0.8, "wild": 0.8, "draw2": 0.3, "wild-draw4": 0.3, "reverse": 0.1, "digit": 0.1,
+    # reverse's never seen so (0 of 986 real readings and 240 renders of six prints, session 43).
+    # A skip's about half as often as a 0's (session 80, the real photos as they are and altered,
+    # clearly: 0s 26 of 65, skips 19 of 140; the hand-held print 0.49 against 0.28, the classic 0.20
+    # against 0.10); it was 0.8, and a held 0 under a lamp's spot, its corner "0" at 0.99, went to the
+    # skip the shape readers half took the spot for. A classic wild's corner reads "0" as often as its 0s'
+    "0": {"0": 1.0, "skip": 0.5, "wild": 0.8, "draw2": 0.3, "wild-draw4": 0.3, "reverse": 0.1, "digit": 0.1,
           "*": 0.6},
     "draw2": {"draw2": 1.0, "*": 0.02},
     "wild-draw4": {"wild-draw4": 1.0, "*": 0.03},
