@@ -494,13 +494,12 @@ def closeups(rec: Recognizer, n: int, seed: int) -> list[dict]:
     `n` draws each; those with one face card CLOSEUP_SEEN or more in view are read whole (first
     reading against that card). Held out by seed: the detector learned close-ups of this generator
     (models/README.md, its stages), at other seeds; the symbol readers learned cut-out renders."""
-    import random as _random
     from vision.synth.closeup import compose_closeup
     items = []
     for f, (w, h) in enumerate(CLOSEUP_FRAMES):
         for i in range(n):
             k = (seed * 10 + f) * 1000 + i
-            img, labels = compose_closeup(rec.deck.id, np.random.default_rng(k), _random.Random(k), w, h)
+            img, labels = compose_closeup(rec.deck.id, np.random.default_rng(k), random.Random(k), w, h)
             faces = [c for c in labels["cards"] if c["card"] != "back"]
             if len(faces) != 1 or faces[0]["visible"] < CLOSEUP_SEEN:
                 continue
