@@ -143,3 +143,43 @@ def test_of_two_outlines_verified_alike_the_one_with_the_whiter_least_white_side
     assert _rank(((True, 0.99, 0.9), quad, True, 0.6)) > _rank(own)
     # and a verified outline over one that is not, whatever its sides
     assert _rank(((True, 0.5, 0.9), quad, True, 0.6)) > _rank(((False, 0.0, 0.99), quad, True, 1.0))
+
+
+def test_refine_refuses_a_white_shape_that_fills_its_crop(monkeypatch):
+    # a card on a cloth of white and pale grey squares: its margin joins the white squares into one
+    # shape running to every edge of the box's grown crop, whose rectangle is no card's outline
+    img = np.full((400, 400, 3), 235, np.uint8)
+    for y in range(0, 400, 40):
+        for x in range(0, 400, 40):
+            if (x // 40 + y // 40) % 2:
+                img[y:y + 40, x:x + 40] = 205          # pale grey: still white to the mask
+    card = np.array([[170, 140], [226, 142], [224, 229], [168, 227]], np.float32)
+    cv2.fillConvexPoly(img, card.astype(np.int32), (250, 250, 250))
+    inner = card.mean(0) + (card - card.mean(0)) * 0.85
+    cv2.fillConvexPoly(img, inner.astype(np.int32), (40, 160, 40))
+    box = card.mean(0) + (card - card.mean(0)) * 1.05
+    got = refine_quad(img, box.astype(np.float32), min_shape=0.15)
+    assert got is None or quad_iou(got, card) > 0.8
+    import vision.locate.detector as detector
+    monkeypatch.setattr(detector, "CROP_SIDES", 0)     # the rule off: the crop's own rectangle
+    crop = refine_quad(img, box.astype(np.float32), min_shape=0.15)
+    assert crop is not None and quad_iou(crop, card) < 0.7
+
+
+def test_a_held_card_on_gingham_is_outlined_by_its_edges_not_the_crop(monkeypatch):
+    import random
+
+    import vision.locate.detector as detector
+    from vision.synth.closeup import compose_closeup
+    # close-ups cell, 1280x720, seed 17571 #120: a held green 7 on blue gingham; the crop's rectangle
+    # round it and the cloth verified 0.95 and read as a wild draw four
+    k = 175711120
+    img, labels = compose_closeup("uno", np.random.default_rng(k), random.Random(k), 1280, 720)
+    (truth,) = labels["cards"]
+    assert truth["card"] == "green-7"
+    quad = np.array(truth["quad"], np.float32)
+    first = Recognizer("uno").read(img)[0]
+    assert first.card == "green-7" and quad_iou(first.quad.pts, quad) > 0.9
+    monkeypatch.setattr(detector, "CROP_SIDES", 0)     # the rule off: the crop's rectangle, and a wild draw four
+    first = Recognizer("uno").read(img)[0]
+    assert first.card != "green-7" and quad_iou(first.quad.pts, quad) < 0.6

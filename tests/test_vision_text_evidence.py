@@ -264,3 +264,41 @@ def test_a_faint_echo_at_the_centre_of_what_the_corner_reads_clearly_is_no_silen
     # a reverse the shape readers see plainly stays one though its corner reads "3" and its centre echoes it
     b = fuse(SYMBOLS, shapes(reverse=0.8), TextEvidence(("3", 0.27), ("3", 0.997)), card_px=274)
     assert SYMBOLS[int(b.argmax())] == "reverse"
+
+
+def test_a_bar_under_the_numeral_speaks_for_a_6_or_a_9_against_a_clear_corner_2():
+    # the figures of a League Spartan yellow 9 (its tail straight, its bar under it) held over gingham
+    # (close-up 1280x720, seed 8301 #31, 424 px wide): the shape readers 0.459 for a 2, 0.213 for the
+    # 9; the centre "9" at 0.32, its bar under it; the corner "2" at 0.99
+    s = shapes(n2=0.459, n9=0.213, n6=0.099)
+    bar = TextEvidence(("9", 0.32), ("2", 0.99), six_nine="9")
+    no_bar = TextEvidence(("9", 0.32), ("2", 0.99))
+    before = fuse(SYMBOLS, s, no_bar, card_px=424)
+    after = fuse(SYMBOLS, s, bar, card_px=424)
+    two, nine = SYMBOLS.index("2"), SYMBOLS.index("9")
+    assert before[two] > 0.65                       # without the bar: the 2, past any doubt
+    assert after[two] < 0.5 and after[nine] > 3 * before[nine]
+    # the bar's weight on every other symbol alike: their ratios to each other kept
+    others = [i for i, sym in enumerate(SYMBOLS) if sym not in ("6", "9")]
+    assert np.allclose(after[others] / after[two], before[others] / before[two])
+    # a card drawn too small for its bar to be seen (SIX_NINE_PX): no such evidence
+    small = fuse_module.SIX_NINE_PX - 1
+    assert np.allclose(fuse(SYMBOLS, s, bar, card_px=small), fuse(SYMBOLS, s, no_bar, card_px=small))
+
+
+def test_a_held_9_with_a_straight_tail_is_no_sure_2(monkeypatch):
+    import vision.synth.closeup as closeup
+    from vision.synth.tables import make_table
+    from tests.helpers import one_card_closeup
+    # the gingham probe of session 81: close-ups drawn on gingham, no pale desk
+    background = closeup._background
+    monkeypatch.setattr(closeup, "make_table", lambda g, n, kind=None: make_table(g, n, "gingham"))
+    monkeypatch.setattr(closeup, "_background", lambda g, w, h: background(g, w, h, 0.0))
+    img, card = one_card_closeup(8301, 31, 1280, 720)
+    assert card == "yellow-9"
+    rec = Recognizer("uno")
+    first = rec.read(img)[0]
+    assert first.card in ("yellow-2", "yellow-9") and not (first.card == "yellow-2" and first.sure)
+    monkeypatch.setattr(fuse_module, "BAR_OTHERS", 1.0)
+    first = Recognizer("uno").read(img)[0]
+    assert first.card == "yellow-2" and first.sure       # without the bar's evidence: a 2, sure
