@@ -182,12 +182,6 @@ INSIDE_DARK_NONE = 1.0   # ... where nothing at all was found, to this share
 INSIDE_TEXT_FOUR = True  # ... and where nothing was found, a picture read whole as a +4, its text "+4" clearly, without colours
 INSIDE_WILD_NONE = True  # ... and where nothing was found, its coloured ink one thing in its middle (inside.one_ink_blob)
 ONE_LARGE_WILD = 0.03    # ... inside a wild's field, this share: one of a +4's drawn cards in a 4:3 photo, 0.047
-NESTED_PIECE = 0.35      # a photo's sure reading whose outline lies inside another sure one's (detector.INSIDE), under this
-                         # share of its area, of another card, is a piece of that card (cards in one plane are one size):
-                         # held unsure. A +4 filling a 4:3 photo: its drawn cards' fan, outlined inside its white oval,
-                         # read as a wild at 0.97 before the card's own outline, a +4 at 0.95 (bench inside renders)
-INSIDE_WILD_SURE = True  # ... and what was found there read sure as a wild or a +4 is weighed against the picture read whole
-                         # too: a +4's four drawn cards in a fan, outlined inside its white oval, read as a wild at 0.97
 INK_LOOK = (120, 186)    # pixels (w, h) a reading's card is compared with the band's ink at
 GLARE_SHAPES = 0.5       # ... a symbol then told by its corner alone is sure only where the shape readers give it this
 TAUGHT_AROUND = True     # a taught deck's unsure reading has its card looked for again round its outline (locate/around.py)
@@ -1111,8 +1105,6 @@ class Recognizer:
             # (not where the taught deck knew its back: a photo of a card face down, nothing else in
             # it, read whole as a card taken from inside, unsure: 8 of 24 printed UNO backs, session 62)
             readings = self._inside_card(bgr, readings)
-        if close_ups and NESTED_PIECE:
-            readings = _pieces_held(readings)
         return readings, backs
 
     def _inside_card(self, bgr: np.ndarray, readings: list[Reading]) -> list[Reading]:
@@ -1230,10 +1222,7 @@ class Recognizer:
             blob = INSIDE_WILD_NONE and inside.one_ink_blob(look)
             if not (blob or INSIDE_TEXT_FOUR):
                 return readings
-        elif any(r.sure and not (INSIDE_WILD_SURE and self.deck.cards[r.card].color is None) for r in readings) \
-                or not _one_large(readings, bgr, least=ONE_LARGE_WILD):
-            # (a wild read sure there is the wild's oval, or a +4's drawn cards in a fan, which look as
-            # four-coloured: the picture read whole, strongly, tells which; where it agrees, it stands)
+        elif any(r.sure for r in readings) or not _one_large(readings, bgr, least=ONE_LARGE_WILD):
             return readings
         # (a wild's oval and corner indices reach into the band: a dark table lies all along it. Where
         # nothing was found the band may be dark all round: a wild whose black field reaches further
@@ -1503,19 +1492,6 @@ def _one_large(readings: list[Reading], bgr: np.ndarray, apart_large: bool = Fal
 def _lookalikes(a: str | None, b: str | None) -> bool:
     """Whether two symbols are a shape and a numeral its drawing reads as (DRAWN_AS)."""
     return b in DRAWN_AS.get(a, ()) or a in DRAWN_AS.get(b, ())
-
-
-def _pieces_held(readings: list[Reading]) -> list[Reading]:
-    """`readings` with each sure one that lies inside another sure reading's outline, under
-    NESTED_PIECE of its area, of another card, held unsure (BELOW_MAX), most confident first."""
-    def piece(r: Reading) -> bool:
-        return r.sure and any(o is not r and o.sure and o.card != r.card and r.quad.area < NESTED_PIECE * o.quad.area
-                              and share_inside(r.quad.pts, o.quad.pts) > INSIDE for o in readings)
-    held = [piece(r) for r in readings]
-    if not any(held):
-        return readings
-    out = [replace(r, confidence=min(r.confidence, BELOW_MAX)) if h else r for r, h in zip(readings, held)]
-    return sorted(out, key=lambda r: r.confidence, reverse=True)
 
 
 def _nested(a, b) -> bool:

@@ -76,10 +76,6 @@ class Detection:
     from_field: bool = False  # the outline came from the card's coloured field (field.py)
 
 
-CROP_SIDES = 2         # refine_quad: a white shape reaching this many of its crop's edges inside the picture is
-                       # the crop's, not a card's: on gingham (white and pale squares all joined) the shape
-                       # filled the crop, and its outline, the crop's own rectangle, verified 0.95 round a
-                       # held card and the cloth beside it (read as a wild draw four)
 STRIDE = 32   # the network's largest stride: a free-shape input's sides are multiples of it
 
 
@@ -448,12 +444,7 @@ def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.3, min_iou: flo
     mask = cv2.morphologyEx(whiteness_mask(crop), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     best, best_iou = None, min_iou
-    # the crop's edges that lie inside the picture: a card's shape stays clear of them (the crop is
-    # the box grown by `pad`); one that runs to them is something white round the card
-    inner = np.array([x0 > 0, y0 > 0, x1 < w, y1 < h])
     for cnt in contours:
-        if CROP_SIDES and _crop_sides(cnt, x1 - x0, y1 - y0, inner) >= CROP_SIDES:
-            continue
         got = _quad_from_contour(cnt, card_aspect)
         if got is None or got[1] < min_shape:   # a blob of several cards is no card's outline
             continue
@@ -462,11 +453,3 @@ def refine_quad(bgr: np.ndarray, box: np.ndarray, pad: float = 0.3, min_iou: flo
         if i > best_iou:
             best, best_iou = order_corners(q), i
     return best
-
-
-def _crop_sides(cnt: np.ndarray, w: int, h: int, inner: np.ndarray) -> int:
-    """How many of a w x h crop's edges inside the picture (`inner`: left, top, right, bottom) the
-    contour `cnt` reaches."""
-    x, y, cw, ch = cv2.boundingRect(cnt)
-    touches = np.array([x <= 0, y <= 0, x + cw >= w, y + ch >= h])
-    return int(np.sum(touches & inner))
