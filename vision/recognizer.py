@@ -31,6 +31,7 @@ from .locate import Quad, find_cards, quad_iou
 from .locate.contour import cards_cut_at_edges, white_masks
 from .locate import inside, relook
 from .locate.around import outlines_around
+from .locate import covered
 from .locate.ends import place_ends
 from .locate.quad import CARD_ASPECT, inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
@@ -159,6 +160,8 @@ SIBLINGS = True          # a UNO family card of one colour has the wild draw fou
 GLARE = True             # a UNO family card whose centre lies under glare (read/glare.py) has its centre's holes not counted,
 GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure unless its text reads its symbol clearly;
 GLARE_SILENT = True      # ... and its centre's silence says nothing against a numeral, as a place out of view does;
+COVERED = True           # a photo's card lying partly under another card (or the draw pile) is read again with the
+                         # part the cards above cover painted out (locate/covered.py), its readers not shown their symbol
 INSIDE_CARD = True       # a photo taken inside one card's coloured field (its margin cut off: locate/inside.py) has the
                          # readings of that colour found within it held unsure (the print's oval outlined as a card),
                          # and so has a photo where nothing was found whose card runs off its edges ...
@@ -1321,6 +1324,8 @@ class Recognizer:
             self._saw_back = self._saw_back or bool(taught_backs) or bool(self._known_backs)
             # the detector's own back at the same place is the same card face down
             backs += [b for b in taught_backs if all(quad_iou(b.pts, q.pts) < 0.5 for q in backs)]
+        if close_ups and COVERED and self.taught is None and self.border is None and self.deck.id in TEXT_DECKS:
+            readings = self._uncovered(bgr, readings, backs, memo)
         if close_ups and TAUGHT_AROUND and self.taught is not None:
             readings = self._taught_around(bgr, readings, memo)
             if not readings and not backs and AROUND_UNREAD:
@@ -1328,6 +1333,29 @@ class Recognizer:
                 # looked round, a printed UNO back's oval read as a taught DINO 2 card at 0.47)
                 readings = self._around_unread(bgr, faces[:AROUND_UNREAD], memo)
         return readings, backs
+
+    def _uncovered(self, bgr: np.ndarray, readings: list[Reading], backs: list[Quad], memo: dict) -> list[Reading]:
+        """A photo's readings, each card lying partly under another card read or a card face down
+        (overlap.py tells which lies on top) read again with the part they cover painted out
+        (locate/covered.py): the piece of the card above had been read as the lower card's symbol (a
+        green 0 under a +2 as a +2). Its verdict stands (the frame's memo: the outline was verified in
+        the photo as it is); where the painted card no longer reads, the first reading stays."""
+        if len(readings) + len(backs) < 2:
+            return readings
+        lab, out = None, []
+        for r in readings:
+            others = [o.quad.pts for o in readings if o is not r] + [b.pts for b in backs]
+            if lab is None and any(share_inside(r.quad.pts, o) >= covered.LEAST for o in others):
+                lab = covered.to_lab(bgr)
+            above = covered.cards_above(bgr, r.quad.pts, others, lab) if lab is not None else []
+            painted, share = covered.painted_out(bgr, r.quad.pts, above) if above else (bgr, 0.0)
+            if not covered.LEAST <= share <= covered.MOST:
+                out.append(r)
+                continue
+            again = self._read_warped([(r.quad, warp_card(painted, r.quad.pts))], painted, dict(memo), mirrored=True)
+            out.append(replace(again[0], quad=r.quad) if again else r)
+        out.sort(key=Reading.rank, reverse=True)
+        return out
 
     def _taught_around(self, bgr: np.ndarray, readings: list[Reading], memo: dict) -> list[Reading]:
         """A photo's readings with a taught deck, its cards' outlines looked at again. The detector
