@@ -313,3 +313,24 @@ def test_the_close_ups_cells_read_one_face_card_per_picture_in_three_frame_shape
     cards = load_deck("uno").cards
     assert all(it["truth"] in cards and it["read"] == "(none)" and not it["sure"] for it in items)
     assert len({it["name"] for it in items}) == len(items)      # each picture once
+
+
+def test_the_covered_tables_cells_take_the_cards_partly_in_view_and_only_those():
+    import random
+
+    from vision.recognizer import Recognizer
+    from vision.synth.generate import compose
+    va = load_bench("vision_accuracy")
+    # seed 470, scene 19: four whole cards, and a yellow +2 0.66 in view under another
+    g, rng = np.random.default_rng([470, 5, 19]), random.Random(470 * 31 + 19)
+    img, labels = compose("uno", g, rng, 640, 480)
+    faces = [c for c in labels["cards"] if c["card"] != "back"]
+    whole = sorted(c["card"] for c in faces if c["visible"] >= 0.9)
+    partly = sorted(c["card"] for c in faces if 0.6 <= c["visible"] < 0.9)
+    assert whole and partly, "the scene has whole cards and a card partly in view"
+    rec = Recognizer("uno")
+    items = va.scene_items(rec, img, labels, "t", "scene", covered="c")
+    assert sorted(it["truth"] for it in items if it["cell"] == "t") == whole
+    assert sorted(it["truth"] for it in items if it["cell"] == "c") == partly
+    # without a covered cell, the whole cards alone, as before
+    assert sorted(it["truth"] for it in va.scene_items(rec, img, labels, "t", "scene")) == whole
