@@ -69,6 +69,14 @@ def test_unsure_readings_that_agree_take_the_higher_confidence():
     assert combine(m("red-7", 0.4), ("red-7", 0.5), TAUGHT) == ("red-7", 0.5)
 
 
+def test_a_sure_taught_reading_the_built_in_agrees_with_takes_the_higher_confidence():
+    # a real yellow 6 held in a hand: taught 0.67 (its 9 near), the built-in 0.97 of the same card
+    assert combine(m("red-7", 0.67, runner_up="red-9"), ("red-7", 0.97), TAUGHT) == ("red-7", 0.97)
+    assert combine(m("red-7", 0.9), ("red-7", 0.7), TAUGHT) == ("red-7", 0.9)
+    # a stranger's agreement is still capped where the taught deck is what is sure
+    assert combine(m("red-9", 0.7), ("red-9", 0.95), TAUGHT, stranger=True) == ("red-9", 0.7)
+
+
 def test_the_built_in_sure_of_the_taught_runner_up_wins_else_the_taught_reading_stands():
     assert combine(m("red-7", 0.3, runner_up="red-9"), ("red-9", 0.8), TAUGHT) == ("red-9", 0.3)   # unsure
     assert combine(m("red-7", 0.3, runner_up="blue-7"), ("red-9", 0.8), TAUGHT) == ("red-7", 0.3)

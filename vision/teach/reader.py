@@ -29,7 +29,10 @@ Then:
   of the same colour: then the surer reader's card, unsure (CONFLICT: two sure readers disagree;
   measured on the DINO 2 teach bench with session 15's network: a green double read as a skip 2 at
   0.65, near the skip 2's photo, the built-in sure of the double at 1.0). So that the built-in reads
-  such a card at all, a taught reading answers alone (the whole deck taught) only from ALONE;
+  such a card at all, a taught reading answers alone (the whole deck taught) only from ALONE. Where
+  the built-in names the same card, the more confident of the two (since session 82: a real yellow 6
+  held in a hand, taught 0.67, the built-in 0.97, went out at 0.64 behind a piece of a mirrored copy
+  of it at the picture's edge read at 0.67, so that the photo's first reading was wrong and sure);
 - else both name the same card (two readers agree): that card, the more confident of the two;
 - else the built-in is sure of the taught deck's second choice, or of a card of the colour the
   taught deck names: the built-in's card, as unsure as the taught reading (the taught deck was
@@ -160,7 +163,8 @@ def combine(taught: Match, builtin, taught_cards, colours: dict | None = None,
         if conf >= SURE and card != taught.card and card in taught_cards and same_colour:
             # both sure, of two cards of one colour: the surer one's card, and the table confirms it
             return (card if conf > taught.confidence else taught.card), min(conf, taught.confidence, CONFLICT)
-        return taught.card, taught.confidence
+        # both name the card: the more confident of the two, as where the taught deck is unsure (below)
+        return taught.card, max(conf, taught.confidence) if card == taught.card else taught.confidence
     if card == taught.card:
         return card, max(conf, taught.confidence)
     if conf >= SURE and card in taught_cards and (card == taught.runner_up or same_colour):
