@@ -1335,7 +1335,7 @@ class Recognizer:
         return readings, backs
 
     def _uncovered(self, bgr: np.ndarray, readings: list[Reading], backs: list[Quad], memo: dict) -> list[Reading]:
-        """A photo's readings, each card lying partly under another card read or a card face down
+        """A photo's readings, each card lying partly under another card read sure or a card face down
         (overlap.py tells which lies on top) read again with the part they cover painted out
         (locate/covered.py): the piece of the card above had been read as the lower card's symbol (a
         green 0 under a +2 as a +2). Its verdict stands (the frame's memo: the outline was verified in
@@ -1344,7 +1344,8 @@ class Recognizer:
             return readings
         lab, out = None, []
         for r in readings:
-            others = [o.quad.pts for o in readings if o is not r] + [b.pts for b in backs]
+            # (a card read sure: an unsure outline may span two cards, and its edges then run over both)
+            others = [o.quad.pts for o in readings if o is not r and o.sure] + [b.pts for b in backs]
             if lab is None and any(share_inside(r.quad.pts, o) >= covered.LEAST for o in others):
                 lab = covered.to_lab(bgr)
             above = covered.cards_above(bgr, r.quad.pts, others, lab) if lab is not None else []
