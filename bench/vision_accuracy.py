@@ -659,9 +659,9 @@ def main(argv=None) -> int:
     step = 4 if args.quick else 1
     clock = time.perf_counter
 
-    def timed(group, fn, *a):
+    def timed(group, fn, *a, **kw):
         t0 = clock()
-        out = fn(*a)
+        out = fn(*a, **kw)
         res["seconds"][group] = round(res["seconds"].get(group, 0) + clock() - t0, 1)
         return out
 
