@@ -29,9 +29,8 @@ from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
 from .locate.contour import cards_cut_at_edges, white_masks
-from .locate import inside, relook
+from .locate import covered, inside, relook
 from .locate.around import outlines_around
-from .locate import covered
 from .locate.ends import place_ends
 from .locate.quad import CARD_ASPECT, inside_share, side_lengths, to_card_shape
 from .locate.detector import INSIDE, share_inside
@@ -1342,13 +1341,11 @@ class Recognizer:
         the photo as it is); where the painted card no longer reads, the first reading stays."""
         if len(readings) + len(backs) < 2:
             return readings
-        lab, out = None, []
-        for r in readings:
-            # (a card read sure: an unsure outline may span two cards, and its edges then run over both)
-            others = [o.quad.pts for o in readings if o is not r and o.sure] + [b.pts for b in backs]
-            if lab is None and any(share_inside(r.quad.pts, o) >= covered.LEAST for o in others):
-                lab = covered.to_lab(bgr)
-            above = covered.cards_above(bgr, r.quad.pts, others, lab) if lab is not None else []
+        # (a card read sure: an unsure outline may span two cards, and its edges then run over both)
+        each = covered.cards_above_each(bgr, [(r.quad.pts, [o.quad.pts for o in readings if o is not r and o.sure]
+                                               + [b.pts for b in backs]) for r in readings])
+        out = []
+        for r, above in zip(readings, each):
             painted, share = covered.painted_out(bgr, r.quad.pts, above) if above else (bgr, 0.0)
             if not covered.LEAST <= share <= covered.MOST:
                 out.append(r)

@@ -19,19 +19,27 @@ LEAST = 0.05     # a card under another by less than this share of its area is r
 MOST = 0.6       # ... and one covered more than this is left as read: too little of it to read
 
 
-def cards_above(bgr: np.ndarray, quad: np.ndarray, others: list[np.ndarray],
-                lab: np.ndarray | None = None) -> list[np.ndarray]:
+def cards_above(bgr: np.ndarray, quad: np.ndarray, others: list[np.ndarray]) -> list[np.ndarray]:
     """The outlines of `others` that overlap `quad` by LEAST of its area or more and lie on top of
     it (overlap.upper; outlines whose edges do not tell are left out)."""
-    above = []
-    for o in others:
-        if share_inside(quad, o) < LEAST:
-            continue
-        lab = to_lab(bgr) if lab is None else lab
-        shares = edge_shares(bgr, o, quad, lab)
-        if shares is not None and upper(shares) == 0:
-            above.append(o)
-    return above
+    return cards_above_each(bgr, [(quad, others)])[0]
+
+
+def cards_above_each(bgr: np.ndarray, cards: list[tuple[np.ndarray, list[np.ndarray]]]) -> list[list[np.ndarray]]:
+    """cards_above of each (quad, others) pair of one picture, the picture taken to Lab once, and
+    only where some pair overlaps."""
+    lab, out = None, []
+    for quad, others in cards:
+        above = []
+        for o in others:
+            if share_inside(quad, o) < LEAST:
+                continue
+            lab = to_lab(bgr) if lab is None else lab
+            shares = edge_shares(bgr, o, quad, lab)
+            if shares is not None and upper(shares) == 0:
+                above.append(o)
+        out.append(above)
+    return out
 
 
 def painted_out(bgr: np.ndarray, quad: np.ndarray, above: list[np.ndarray]) -> tuple[np.ndarray, float]:
