@@ -29,7 +29,7 @@ from .read.text import CARD_H as TEXT_H, CARD_W as TEXT_W, TextEvidence, places_
 from .errors import ModelError, models_dir
 from .locate import Quad, find_cards, quad_iou
 from .locate.contour import cards_cut_at_edges, white_masks
-from .locate import covered, inside, relook
+from .locate import covered, inside, occluder, relook
 from .locate.around import outlines_around
 from .locate.ends import place_ends
 from .locate.quad import CARD_ASPECT, inside_share, side_lengths, to_card_shape
@@ -161,6 +161,8 @@ GLARE_SHARE = 0.05       # ... from this share of its centre, and goes unsure un
 GLARE_SILENT = True      # ... and its centre's silence says nothing against a numeral, as a place out of view does;
 COVERED = True           # a photo's card lying partly under another card (or the draw pile) is read again with the
                          # part the cards above cover painted out (locate/covered.py), its readers not shown their symbol
+OCCLUDED = True          # ... and a photo's card read unsure with something that is not a card across its margin (a
+                         # hand, a sleeve: locate/occluder.py) read again with that painted out, still unsure
 INSIDE_CARD = True       # a photo taken inside one card's coloured field (its margin cut off: locate/inside.py) has the
                          # readings of that colour found within it held unsure (the print's oval outlined as a card),
                          # and so has a photo where nothing was found whose card runs off its edges ...
@@ -1337,20 +1339,35 @@ class Recognizer:
         """A photo's readings, each card lying partly under another card read sure or a card face down
         (overlap.py tells which lies on top) read again with the part they cover painted out
         (locate/covered.py): the piece of the card above had been read as the lower card's symbol (a
-        green 0 under a +2 as a +2). Its verdict stands (the frame's memo: the outline was verified in
-        the photo as it is); where the painted card no longer reads, the first reading stays."""
-        if len(readings) + len(backs) < 2:
+        green 0 under a +2 as a +2). A reading unsure under no card is read again with what lies across
+        its margin that is no card painted out (OCCLUDED, locate/occluder.py: a hand reaching over it,
+        whose skin had been read as the card's red), and stays unsure. Its verdict stands (the frame's
+        memo: the outline was verified in the photo as it is); where the painted card no longer reads,
+        the first reading stays."""
+        if len(readings) + len(backs) < 2 and not (OCCLUDED and any(not r.sure for r in readings)):
             return readings
         # (a card read sure: an unsure outline may span two cards, and its edges then run over both)
         each = covered.cards_above_each(bgr, [(r.quad.pts, [o.quad.pts for o in readings if o is not r and o.sure]
                                                + [b.pts for b in backs]) for r in readings])
         out = []
         for r, above in zip(readings, each):
-            painted, share = covered.painted_out(bgr, r.quad.pts, above) if above else (bgr, 0.0)
+            # (a sure reading is left as it is: a hand over it did not hide its symbol; and a card under
+            # cards is painted where they lie only: what crosses its margin there is the card above)
+            hidden = occluder.occluder_mask(bgr, r.quad.pts) if OCCLUDED and not r.sure and not above else None
+            painted, share = covered.painted_out(bgr, r.quad.pts, above, hidden) \
+                if above or hidden is not None else (bgr, 0.0)
             if not covered.LEAST <= share <= covered.MOST:
                 out.append(r)
                 continue
             again = self._read_warped([(r.quad, warp_card(painted, r.quad.pts))], painted, dict(memo), mirrored=True)
+            if again and hidden is not None:
+                # (painted over, a hand's part reads as the card's own field, as if nothing were there: a
+                # 2 whose foot lies under a hand is read as a 7, surely. So that reading takes the first's
+                # place only where it reads more surely, and is sent unsure as the first was)
+                if again[0].confidence <= r.confidence:
+                    again = []
+                else:
+                    again = [replace(again[0], confidence=min(again[0].confidence, BELOW_MAX))]
             out.append(replace(again[0], quad=r.quad) if again else r)
         out.sort(key=Reading.rank, reverse=True)
         return out

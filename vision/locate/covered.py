@@ -42,9 +42,11 @@ def cards_above_each(bgr: np.ndarray, cards: list[tuple[np.ndarray, list[np.ndar
     return out
 
 
-def painted_out(bgr: np.ndarray, quad: np.ndarray, above: list[np.ndarray]) -> tuple[np.ndarray, float]:
-    """(a copy of the picture with the part of `quad` under `above` painted in the median colour of
-    the rest of it, the share of `quad` so covered)."""
+def painted_out(bgr: np.ndarray, quad: np.ndarray, above: list[np.ndarray],
+                extra: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """(a copy of the picture with the part of `quad` under `above` (and under `extra`, a mask of the
+    picture: locate/occluder.py) painted in the median colour of the rest of it, the share of `quad`
+    so covered)."""
     h, w = bgr.shape[:2]
     card = np.zeros((h, w), np.uint8)
     cv2.fillPoly(card, [np.round(np.asarray(quad, np.float32)).astype(np.int32)], 1)
@@ -52,6 +54,8 @@ def painted_out(bgr: np.ndarray, quad: np.ndarray, above: list[np.ndarray]) -> t
     for o in above:
         cv2.fillPoly(over, [np.round(np.asarray(o, np.float32)).astype(np.int32)], 1)
     cover = (card & over).astype(bool)
+    if extra is not None:
+        cover |= card.astype(bool) & extra
     own = card.astype(bool) & ~cover
     n_card = int(card.sum())
     if n_card == 0 or not own.any():
