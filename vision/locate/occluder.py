@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from ..rectify.warp import portrait_corners
+from .overlap import to_lab
 
 W, H = 100, 150          # the card in its rectified frame (a UNO card is about 2:3)
 PAD = 14                 # picture kept round it on each side, in the frame's pixels
@@ -44,7 +45,7 @@ def occluder_mask(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     frame = cv2.warpPerspective(bgr, m, (fw, fh), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
     seen = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (fw, fh), flags=cv2.INTER_NEAREST,
                                borderMode=cv2.BORDER_CONSTANT) > 0
-    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = to_lab(frame)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     card = np.zeros((fh, fw), bool)
     card[PAD:PAD + H, PAD:PAD + W] = True
